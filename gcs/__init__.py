@@ -1,0 +1,65 @@
+"""GCS card-battle runtime: a deterministic, clonable deckbuilder battle engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import events
+from .battle.state import CardInstance, Intent, MasterEntry, Reward, Unit
+from .content.db import Content
+from .content.defs import (
+    CharacterDef,
+    EncounterDef,
+    EnemyDef,
+    GameCard,
+    MoveDef,
+    RewardTable,
+    StatusDef,
+)
+from .enums import (
+    ArmorDecayRule,
+    BattlePhase,
+    CardType,
+    DrawPilePosition,
+    HandDiscardRule,
+    IntentKind,
+    Keyword,
+    PileScope,
+    Rarity,
+    TargetMode,
+)
+from .errors import ContentError, GameError, IllegalActionError
+from .game import Game
+from .rules import BattleRules
+
+
+def load_content(path_or_mapping: Any) -> Content:
+    """Load and validate a content pack (a directory of YAML files, or the same data as a mapping)."""
+    from .content.loader import load_content as _load
+
+    return _load(path_or_mapping)
+
+
+def builtin_content() -> Content:
+    """The bundled, playable content pack (Ironclad)."""
+    from .content.loader import builtin_content as _builtin
+
+    return _builtin()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Action":
+        from .agent import Action
+
+        return Action
+    raise AttributeError(name)
+
+
+__all__ = [
+    "Action", "ArmorDecayRule", "BattlePhase", "BattleRules", "CardInstance", "CardType",
+    "CharacterDef", "Content", "ContentError", "DrawPilePosition", "EncounterDef", "EnemyDef",
+    "Game", "GameCard", "GameError", "HandDiscardRule", "IllegalActionError", "Intent",
+    "IntentKind", "Keyword", "MasterEntry", "MoveDef", "PileScope", "Rarity", "Reward",
+    "RewardTable", "StatusDef", "TargetMode", "Unit", "builtin_content", "events",
+    "load_content",
+]

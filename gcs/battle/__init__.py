@@ -1,0 +1,1 @@
+"""Battle state and the rules that change it."""

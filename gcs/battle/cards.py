@@ -1,0 +1,255 @@
+"""Primitive card operations: create, place, move (with lifecycles), draw, shuffle.
+
+Every change to a pile goes through this module, which also publishes the events.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import events as ev
+from ..content.defs import GameCard
+from ..enums import DrawPilePosition, Pile, PileScope
+from ..flow.nodes import Node
+from . import frames as K
+from .state import CardInstance, Ctx, Frame
+
+if TYPE_CHECKING:
+    from ..engine import Engine
+
+PILE_SCOPE = {
+    Pile.HAND: PileScope.HAND,
+    Pile.DRAW: PileScope.DRAW,
+    Pile.DISCARD: PileScope.DISCARD,
+    Pile.EXHAUST: PileScope.EXHAUST,
+}
+
+
+def scope_of(pile: Pile) -> PileScope | None:
+    return PILE_SCOPE.get(pile)
+
+
+def new_instance(e: Engine, card: GameCard, upgraded: bool = False, cost_delta: int = 0,
+                 origin: int = -1) -> CardInstance:
+    """A new instance registered in the battle but in no pile yet."""
+    s = e.s
+    inst = CardInstance(s.next_card, card, upgraded, cost_delta, origin)
+    s.next_card += 1
+    s.cards[inst.uid] = inst
+    return inst
+
+
+def detach(e: Engine, inst: CardInstance) -> None:
+    """Take an instance out of its pile (it is then in flight)."""
+    p = inst.pile
+    if p <= Pile.EXHAUST:
+        e.s.pile_list(p).remove(inst.uid)
+    inst.pile = Pile.LIMBO
+
+
+def place(e: Engine, inst: CardInstance, pile: Pile,
+          position: DrawPilePosition = DrawPilePosition.TOP) -> None:
+    """Put an in-flight instance into a pile, with no event (the callers publish)."""
+    s = e.s
+    inst.pile = pile
+    if pile is Pile.DRAW:
+        if position is DrawPilePosition.TOP:
+            s.draw.append(inst.uid)
+        elif position is DrawPilePosition.BOTTOM:
+            s.draw.insert(0, inst.uid)
+        else:
+            s.draw.insert(s.rng_shuffle.below(len(s.draw) + 1), inst.uid)
+    else:
+        s.pile_list(pile).append(inst.uid)
+
+
+def remove_from_battle(e: Engine, inst: CardInstance) -> None:
+    old = inst.pile
+    detach(e, inst)
+    inst.pile = Pile.REMOVED
+    del e.s.cards[inst.uid]
+    if e.hot:
+        e.emit(ev.CardMoved(inst.uid, inst.card_id, scope_of(old), None))
+
+
+def hand_limit(e: Engine) -> int:
+    from .hooks import hand_size
+
+    return hand_size(e)
+
+
+# ---------------------------------------------------------------- lifecycles
+def lifecycle_entries(e: Engine, inst: CardInstance, entry: str) -> list[tuple[Node, Ctx]]:
+    """Status branches (snapshot order) then the card's own behaviour for one card lifecycle."""
+    out: list[tuple[Node, Ctx]] = []
+    player = e.s.units[0]
+    if player.statuses:
+        statuses = e.c.statuses
+        for sid in list(player.statuses):
+            node = statuses[sid].entries.get(entry)
+            if node is not None:
+                ctx = Ctx(0, inst.uid, -1, sid, entry)
+                ctx.objs["card"] = ["c", [inst.uid]]
+                out.append((node, ctx))
+    own = getattr(inst.active, entry)
+    if own is not None:
+        out.append((own, Ctx(0, inst.uid, -1, "", entry)))
+    return out
+
+
+def push_entries(e: Engine, entries: list[tuple[Node, Ctx]]) -> None:
+    """Queue entries so that they run in list order, before the current wave continues."""
+    stack = e.s.stack
+    for node, ctx in reversed(entries):
+        stack.append(Frame(K.ENTRY, node, 0, None, ctx))
+
+
+def to_discard(e: Engine, inst: CardInstance, from_pile: Pile) -> None:
+    """An in-flight instance goes to Discard through the discard lifecycle."""
+    place(e, inst, Pile.DISCARD)
+    if e.hot:
+        e.emit(ev.CardDiscarded(inst.uid, inst.card_id, scope_of(from_pile), PileScope.DISCARD))
+    entries = lifecycle_entries(e, inst, "on_discard")
+    if entries:
+        push_entries(e, entries)
+
+
+def to_exhaust(e: Engine, inst: CardInstance, from_pile: Pile) -> None:
+    """An in-flight instance goes to Exhaust through the exhaust lifecycle."""
+    place(e, inst, Pile.EXHAUST)
+    if e.hot:
+        e.emit(ev.CardExhausted(inst.uid, inst.card_id, scope_of(from_pile), PileScope.EXHAUST))
+    entries = lifecycle_entries(e, inst, "on_exhaust")
+    if entries:
+        push_entries(e, entries)
+
+
+def to_hand(e: Engine, inst: CardInstance, from_pile: Pile | None) -> None:
+    """An in-flight instance enters the hand, or overflows to Discard (with lifecycle) if full."""
+    if len(e.s.hand) >= hand_limit(e):
+        to_discard(e, inst, from_pile if from_pile is not None else Pile.LIMBO)
+        return
+    place(e, inst, Pile.HAND)
+    if e.hot:
+        e.emit(ev.CardAddedToHand(inst.uid, inst.card_id,
+                                  scope_of(from_pile) if from_pile is not None else None,
+                                  PileScope.HAND))
+
+
+def move(e: Engine, inst: CardInstance, target: PileScope,
+         position: DrawPilePosition = DrawPilePosition.TOP) -> None:
+    """Move an existing instance with the full lifecycle; moving to its own pile is a no-op."""
+    old = inst.pile
+    if target is PileScope.MASTER or target is PileScope.ALL:
+        remove_from_battle(e, inst)
+        return
+    if old is _PILE_OF[target]:
+        return
+    detach(e, inst)
+    if target is PileScope.DISCARD:
+        to_discard(e, inst, old)
+    elif target is PileScope.EXHAUST:
+        to_exhaust(e, inst, old)
+    elif target is PileScope.HAND:
+        to_hand(e, inst, old)
+    else:
+        place(e, inst, Pile.DRAW, position)
+        if e.hot:
+            e.emit(ev.CardMoved(inst.uid, inst.card_id, scope_of(old), PileScope.DRAW))
+
+
+_PILE_OF = {
+    PileScope.HAND: Pile.HAND,
+    PileScope.DRAW: Pile.DRAW,
+    PileScope.DISCARD: Pile.DISCARD,
+    PileScope.EXHAUST: Pile.EXHAUST,
+}
+
+
+def create(e: Engine, card: GameCard, pile: PileScope, position: DrawPilePosition,
+           upgraded: bool) -> CardInstance:
+    """Create a new instance in place (no lifecycle); into a full hand it overflows to Discard."""
+    inst = new_instance(e, card, upgraded)
+    if pile is PileScope.HAND:
+        inst.pile = Pile.LIMBO
+        to_hand(e, inst, None)
+        return inst
+    target = _PILE_OF.get(pile)
+    if target is None:
+        raise ValueError(f"cannot create a card in {pile.name}")
+    place(e, inst, target, position)
+    if e.hot:
+        e.emit(ev.CardCreated(inst.uid, inst.card_id, None, pile))
+    return inst
+
+
+# ---------------------------------------------------------------- drawing
+def reshuffle(e: Engine) -> None:
+    """Discard shuffled back into Draw (only when a draw finds Draw empty)."""
+    s = e.s
+    for uid in s.discard:
+        s.cards[uid].pile = Pile.DRAW
+    s.draw.extend(s.discard)
+    s.discard.clear()
+    s.rng_shuffle.shuffle(s.draw)
+    if e.hot:
+        e.emit(ev.DrawPileShuffled())
+
+
+def shuffle_draw(e: Engine) -> None:
+    e.s.rng_shuffle.shuffle(e.s.draw)
+    if e.hot:
+        e.emit(ev.DrawPileShuffled())
+
+
+def take_top(e: Engine) -> CardInstance | None:
+    """The top card of Draw, reshuffling Discard in if Draw is empty; None if both are empty."""
+    s = e.s
+    if not s.draw:
+        if not s.discard:
+            return None
+        reshuffle(e)
+    inst = s.cards[s.draw.pop()]
+    inst.pile = Pile.LIMBO
+    return inst
+
+
+def push_draw(e: Engine, count: int, automatic: bool) -> None:
+    """Queue ``count`` draws; automatic draws overflow to Discard, others stop at a full hand."""
+    if count > 0:
+        e.s.stack.append(Frame(K.DRAW, None, 0, [count, 1 if automatic else 0], None))
+
+
+def step_draw(e: Engine, f: Frame) -> None:
+    """Draw one card, then let its On Drawn branches complete before the next draw."""
+    s = e.s
+    data = f.data
+    if data[0] <= 0:
+        s.stack.pop()
+        return
+    automatic = data[1] == 1
+    if len(s.hand) >= hand_limit(e):
+        if not automatic:
+            s.stack.pop()  # DrawCards stops early at a full hand
+            return
+        inst = take_top(e)
+        if inst is None:
+            s.stack.pop()
+            return
+        data[0] -= 1
+        to_discard(e, inst, Pile.DRAW)  # overflow: not drawn, discarded with lifecycle
+        return
+    inst = take_top(e)
+    if inst is None:
+        s.stack.pop()
+        return
+    data[0] -= 1
+    inst.pile = Pile.HAND
+    s.hand.append(inst.uid)
+    s.drawn.append(inst.uid)
+    if e.hot:
+        e.emit(ev.CardDrawn(inst.uid, inst.card_id, PileScope.DRAW, PileScope.HAND))
+    if s.units[0].statuses or inst.active.on_drawn is not None:
+        entries = lifecycle_entries(e, inst, "on_drawn")
+        if entries:
+            push_entries(e, entries)

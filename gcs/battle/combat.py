@@ -1,0 +1,233 @@
+"""Units in combat: the damage and block folds, HP, block, statuses and death."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import events as ev
+from ..content.defs import StatusDef
+from ..enums import Decay
+from ..flow.nodes import Node
+from .cards import push_entries
+from .state import Ctx, Unit
+
+if TYPE_CHECKING:
+    from ..engine import Engine
+
+
+# ---------------------------------------------------------------- folds
+def _fold_unit(e: Engine, u: Unit, stage: str, num: int, den: int) -> tuple[int, int]:
+    statuses = e.c.statuses
+    muls: list[tuple[int, int]] = []
+    for sid, n in u.statuses.items():
+        for m in statuses[sid].modifiers:
+            if m.stage != stage:
+                continue
+            if m.op == "add":
+                num += (m.amount * n if m.per_stack else m.amount) * den
+            else:
+                muls.append((m.num, m.den))
+    for a, b in muls:
+        num *= a
+        den *= b
+    return num, den
+
+
+def attack_damage(e: Engine, base: int, src: Unit | None, dst: Unit | None) -> int:
+    """Attack damage through the attacker's ``deal`` then the defender's ``take`` modifiers."""
+    num, den = base, 1
+    if src is not None and src.statuses:
+        num, den = _fold_unit(e, src, "deal", num, den)
+    if dst is not None and dst.statuses:
+        num, den = _fold_unit(e, dst, "take", num, den)
+    v = num // den
+    return v if v > 0 else 0
+
+
+def block_amount(e: Engine, base: int, u: Unit) -> int:
+    """Block gained through the unit's ``block`` modifiers (Dexterity, Frail)."""
+    if not u.statuses:
+        return base if base > 0 else 0
+    num, den = _fold_unit(e, u, "block", base, 1)
+    v = num // den
+    return v if v > 0 else 0
+
+
+# ---------------------------------------------------------------- status entries
+def status_entries(e: Engine, u: Unit, entry: str, target: int = -1,
+                   amount: int | None = None) -> list[tuple[Node, Ctx]]:
+    """The ``entry`` branches of a unit's statuses, in snapshot (application) order."""
+    out: list[tuple[Node, Ctx]] = []
+    if not u.statuses:
+        return out
+    statuses = e.c.statuses
+    for sid in list(u.statuses):
+        node = statuses[sid].entries.get(entry)
+        if node is not None:
+            ctx = Ctx(u.uid, -1, target, sid, entry)
+            if amount is not None:
+                ctx.vals["amount"] = amount
+            out.append((node, ctx))
+    return out
+
+
+def run_status_entries(e: Engine, u: Unit, entry: str, target: int = -1,
+                       amount: int | None = None) -> None:
+    entries = status_entries(e, u, entry, target, amount)
+    if entries:
+        push_entries(e, entries)
+
+
+# ---------------------------------------------------------------- HP and block
+def deal_damage(e: Engine, src: Unit | None, dst: Unit, amount: int, card_id: str | None,
+                attack: bool) -> None:
+    """Damage after folds: block absorbs first, then HP; reactive statuses run afterwards."""
+    if not dst.alive:
+        return
+    blocked = dst.block if dst.block < amount else amount
+    loss = amount - blocked
+    if blocked:
+        dst.block -= blocked
+    if loss:
+        before = dst.hp
+        dst.hp = before - loss if before > loss else 0
+        if card_id is not None and dst.uid != 0:
+            dmg = e.s.damage
+            dmg[card_id] = dmg.get(card_id, 0) + (before - dst.hp)
+    if e.hot:
+        e.emit(ev.DamageDealt(None if src is None else src.uid, dst.uid, amount, blocked, loss,
+                              card_id))
+    if dst.statuses:
+        entries = []
+        if attack and src is not None:
+            entries += status_entries(e, dst, "on_attacked", src.uid, amount)
+        if loss:
+            entries += status_entries(e, dst, "on_damage_taken",
+                                      -1 if src is None else src.uid, loss)
+        if dst.hp <= 0:
+            entries += die(e, dst)
+        if entries:
+            push_entries(e, entries)
+    elif dst.hp <= 0:
+        die(e, dst)
+
+
+def lose_hp(e: Engine, u: Unit, amount: int) -> None:
+    """HP loss that ignores block."""
+    if not u.alive or amount <= 0:
+        return
+    before = u.hp
+    u.hp = max(0, u.hp - amount)
+    if e.hot:
+        e.emit(ev.HpLost(u.uid, before - u.hp))
+    entries = status_entries(e, u, "on_damage_taken", -1, before - u.hp)
+    if u.hp <= 0:
+        entries += die(e, u)
+    if entries:
+        push_entries(e, entries)
+
+
+def heal(e: Engine, u: Unit, amount: int) -> None:
+    if not u.alive or amount <= 0:
+        return
+    before = u.hp
+    u.hp = min(u.max_hp, u.hp + amount)
+    if e.hot and u.hp != before:
+        e.emit(ev.Healed(u.uid, u.hp - before))
+
+
+def gain_block(e: Engine, u: Unit, amount: int) -> None:
+    if not u.alive or amount <= 0:
+        return
+    u.block += amount
+    if e.hot:
+        e.emit(ev.BlockGained(u.uid, amount, u.block))
+
+
+def set_block(e: Engine, u: Unit, value: int) -> None:
+    if u.block != value:
+        old = u.block
+        u.block = value
+        if e.hot:
+            e.emit(ev.BlockChanged(u.uid, old, value))
+
+
+def die(e: Engine, u: Unit) -> list[tuple[Node, Ctx]]:
+    """Mark a unit dead; returns its statuses' on_death entries (stacks frozen) to run."""
+    entries = status_entries(e, u, "on_death")
+    for _, ctx in entries:
+        ctx.vals["stacks"] = u.statuses.get(ctx.status, 0)
+    u.alive = False
+    u.hp = 0
+    u.block = 0
+    u.statuses.clear()
+    u.intent = None
+    if e.hot:
+        e.emit(ev.UnitDied(u.uid))
+    return entries
+
+
+def revive(e: Engine, u: Unit, hp: int) -> None:
+    if u.alive:
+        return
+    u.alive = True
+    u.hp = max(1, min(hp, u.max_hp))
+    if e.hot:
+        e.emit(ev.UnitRevived(u.uid, u.hp))
+    if u.uid != 0:
+        from .intents import plan_intent
+
+        plan_intent(e, u)
+
+
+# ---------------------------------------------------------------- statuses
+def apply_status(e: Engine, u: Unit, sid: str, delta: int) -> None:
+    """Add ``delta`` stacks (may be negative); a status at 0 (or below, unless allowed) is removed."""
+    if not u.alive or delta == 0:
+        return
+    sd: StatusDef = e.c.statuses[sid]
+    old = u.statuses.get(sid, 0)
+    new = old + delta
+    if new > sd.max_stacks:
+        new = sd.max_stacks
+    if new == 0 or (new < 0 and not sd.allow_negative):
+        if old:
+            del u.statuses[sid]
+            if e.hot:
+                e.emit(ev.StatusApplied(u.uid, sid, -old, 0))
+                e.emit(ev.StatusRemoved(u.uid, sid))
+    else:
+        u.statuses[sid] = new
+        if e.hot:
+            e.emit(ev.StatusApplied(u.uid, sid, new - old, new))
+        if delta > 0 and "on_apply" in sd.entries:
+            ctx = Ctx(u.uid, -1, -1, sid, "on_apply")
+            ctx.vals["amount"] = delta
+            push_entries(e, [(sd.entries["on_apply"], ctx)])
+    from .intents import resolve_intents
+
+    resolve_intents(e)
+
+
+def remove_status(e: Engine, u: Unit, sid: str, amount: int | None = None) -> None:
+    have = u.statuses.get(sid, 0)
+    if not have:
+        return
+    if amount is None:
+        apply_status(e, u, sid, -have)
+    else:
+        apply_status(e, u, sid, -min(amount, have) if have > 0 else min(amount, -have))
+
+
+def decay_statuses(e: Engine, u: Unit) -> None:
+    """Turn-end decay of a unit's statuses, in snapshot order."""
+    if not u.statuses:
+        return
+    statuses = e.c.statuses
+    for sid in list(u.statuses):
+        d = statuses[sid].decay
+        if d is Decay.MINUS_ONE:
+            n = u.statuses.get(sid, 0)
+            apply_status(e, u, sid, -1 if n > 0 else 1)
+        elif d is Decay.REMOVE:
+            remove_status(e, u, sid)

@@ -1,0 +1,34 @@
+"""Card-face text: the active card's numbers (and current cost) filled into its template."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..content.defs import GameCard
+from .hooks import effective_cost
+from .state import CardInstance
+
+if TYPE_CHECKING:
+    from ..engine import Engine
+
+
+class _Keep(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def describe(e: Engine, card: GameCard | CardInstance, instance: CardInstance | None) -> str:
+    """``{name}`` placeholders take the active card's numbers; ``{cost}`` the effective cost."""
+    if isinstance(card, CardInstance):
+        instance, card = card, card.active
+    elif instance is not None:
+        card = instance.active
+    values = _Keep({k: str(v) for k, v in card.numbers.items()})
+    if instance is not None:
+        values["cost"] = "X" if card.x_cost else str(effective_cost(e, instance))
+    else:
+        values["cost"] = "X" if card.x_cost else str(card.cost)
+    try:
+        return card.text.format_map(values)
+    except (ValueError, IndexError):
+        return card.text

@@ -1,0 +1,123 @@
+"""Hooks: rules that change costs, playability, hand size, draws and energy while active.
+
+Sources, in evaluation order: the player's statuses (snapshot order), Card Hooks registered
+in this battle (registration order), then cards in hand that carry hooks (hand order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from ..enums import Keyword
+from ..flow.exprs import CardFilter
+from ..flow.nodes import HookDef, RegisterCardHook
+from .state import CardInstance
+
+if TYPE_CHECKING:
+    from ..engine import Engine
+
+
+def card_matches(inst: CardInstance, where: CardFilter | None, self_uid: int = -1) -> bool:
+    """Does an instance match every criterion of a card filter?"""
+    if where is None:
+        return True
+    card = inst.active
+    if where.type is not None and card.type is not where.type:
+        return False
+    if where.keyword is not None and where.keyword not in card.keywords:
+        return False
+    if where.card is not None and inst.card_id != where.card:
+        return False
+    if where.upgraded is not None and inst.upgraded != where.upgraded:
+        return False
+    if where.exclude_self and inst.uid == self_uid:
+        return False
+    return all(t in card.tags for t in where.tags)
+
+
+def active_hooks(e: Engine, kind: str) -> Iterator[HookDef]:
+    s = e.s
+    if s.units:
+        statuses = e.c.statuses
+        for sid in s.units[0].statuses:
+            for h in statuses[sid].hooks:
+                if h.kind == kind:
+                    yield h
+    for ah in s.hooks:
+        node = ah.node
+        if isinstance(node, RegisterCardHook) and node.hook.kind == kind:
+            yield node.hook
+    cards = s.cards
+    for uid in s.hand:
+        for h in cards[uid].active.hooks:
+            if h.kind == kind:
+                yield h
+
+
+def _fold(e: Engine, kind: str, base: int) -> int:
+    v = base
+    for h in active_hooks(e, kind):
+        v = h.amount if h.op == "set" else v + h.amount
+    return v
+
+
+def hand_size(e: Engine) -> int:
+    """The hand limit now: ``BattleRules.max_hand_size`` through hand-size hooks."""
+    if not e.s.hooks and not _any_status_hooks(e):
+        return e.rules.max_hand_size
+    return max(0, _fold(e, "hand_size", e.rules.max_hand_size))
+
+
+def draw_count(e: Engine) -> int:
+    return max(0, _fold(e, "draw", e.rules.draw_per_turn))
+
+
+def energy_per_turn(e: Engine) -> int:
+    return max(0, _fold(e, "energy", e.rules.energy_per_turn))
+
+
+def _any_status_hooks(e: Engine) -> bool:
+    s = e.s
+    if not s.units:
+        return False
+    statuses = e.c.statuses
+    for sid in s.units[0].statuses:
+        if statuses[sid].hooks:
+            return True
+    cards = s.cards
+    return any(cards[uid].active.hooks for uid in s.hand)
+
+
+def effective_cost(e: Engine, inst: CardInstance) -> int:
+    """Definition cost + master-deck delta, then battle and turn modifiers, then cost hooks; >= 0.
+
+    A ``set`` modifier replaces the value so far and later deltas still add. X-cost cards
+    cost all current energy.
+    """
+    card = inst.active
+    if card.x_cost:
+        return e.s.energy
+    cost = card.cost + inst.cost_delta
+    if inst.battle_set is not None:
+        cost = inst.battle_set
+    cost += inst.battle_delta
+    if inst.turn_set is not None:
+        cost = inst.turn_set
+    cost += inst.turn_delta
+    if e.s.hooks or _any_status_hooks(e):
+        for h in active_hooks(e, "cost"):
+            if card_matches(inst, h.where):
+                cost = h.amount if h.op == "set" else cost + h.amount
+    return cost if cost > 0 else 0
+
+
+def playable_by_hooks(e: Engine, inst: CardInstance) -> bool:
+    """False if Unplayable or a playability hook forbids this card."""
+    if Keyword.UNPLAYABLE in inst.active.keywords:
+        return False
+    if e.s.hooks or _any_status_hooks(e):
+        for h in active_hooks(e, "playable"):
+            if h.op == "forbid" and card_matches(inst, h.where):
+                return False
+    return True

@@ -1,0 +1,343 @@
+"""The battle phases as step tables. Step comments mirror the numbered steps of seed 001.
+
+Each phase is a frame whose ``pc`` is the next step. A step that queues work (behaviour
+entries, draws) returns; the loop runs that work, then comes back for the next step. So a
+Choice, Wait or Gate anywhere holds the queued phase steps too.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import events as ev
+from ..enums import BattlePhase, HandDiscardRule, Keyword, Pile, PileScope
+from ..flow.interp import fire_delayed
+from . import frames as K
+from .cards import lifecycle_entries, move, push_draw, push_entries
+from .combat import decay_statuses, run_status_entries, set_block, status_entries
+from .hooks import draw_count, energy_per_turn
+from .intents import plan_intent, resolve_intents
+from .state import Ctx, Frame, Unit
+
+if TYPE_CHECKING:
+    from ..engine import Engine
+
+
+def enter(e: Engine, phase: BattlePhase) -> None:
+    """Record a phase transition (``phase_history``) and publish ``PhaseChanged``."""
+    s = e.s
+    old = s.phase
+    s.phase = phase
+    s.history.append((phase, s.turn))
+    if e.hot:
+        e.emit(ev.PhaseChanged(old, phase, s.turn))
+
+
+def _pushed(e: Engine, f: Frame) -> bool:
+    return e.s.stack[-1] is not f
+
+
+def check_end(e: Engine) -> bool:
+    """Re-read the battlefield; if the battle is decided, commit BattleWon or BattleLost."""
+    s = e.s
+    units = s.units
+    if units[0].alive and any(u.alive for u in units[1:]):
+        return False
+    won = units[0].alive
+    s.stack.clear()
+    s.delayed.clear()
+    s.end_turn = False
+    s.stack.append(Frame(K.WON if won else K.LOST, None, 0, None, None))
+    return True
+
+
+def _armor(e: Engine, u: Unit) -> None:
+    statuses = e.c.statuses
+    if any(statuses[sid].keeps_block for sid in u.statuses):
+        return
+    rule = e.rules.armor_decay.value
+    if rule == "reset":
+        set_block(e, u, 0)
+    elif rule == "halve":
+        set_block(e, u, u.block // 2)
+
+
+# ---------------------------------------------------------------- StartBattle
+def step_start(e: Engine, f: Frame) -> None:
+    s = e.s
+    pc = f.pc
+    f.pc += 1
+    if pc == 0:
+        # 1-3 ran in start_battle (clear, create units, build and shuffle the draw pile).
+        # 4. Innate cards first (moved to the top in deck order), then the opening draw.
+        innate = [u for u in s.draw if Keyword.INNATE in s.cards[u].active.keywords]
+        if innate:
+            rest = [u for u in s.draw if u not in innate]
+            s.draw[:] = rest + innate[::-1]
+        push_draw(e, max(e.rules.starting_hand_size, len(innate)), automatic=True)
+    elif pc == 1:
+        # 5. TurnNumber = 1 and OnBattleStarted (the phase is still INITIALIZE)
+        s.turn = 1
+        if e.hot:
+            e.emit(ev.BattleStarted(s.encounter, s.turn))
+    elif pc == 2:
+        # 6. first enemy intents, then the battle-start status behaviours
+        for u in s.units[1:]:
+            plan_intent(e, u)
+        entries = []
+        for u in s.units:
+            entries += status_entries(e, u, "on_battle_start")
+        if entries:
+            push_entries(e, entries)
+    else:
+        # 7. PlayerTurnStart, then the first PlayerPhase
+        s.stack.pop()
+        if not check_end(e):
+            s.stack.append(Frame(K.TURN_START, None, 0, None, None))
+
+
+# ---------------------------------------------------------------- PlayerTurnStart
+def step_turn_start(e: Engine, f: Frame) -> None:
+    s = e.s
+    pc = f.pc
+    if pc and check_end(e):
+        return
+    f.pc += 1
+    player = s.units[0]
+    if pc == 0:
+        enter(e, BattlePhase.PLAYER_TURN_START)
+        s.player_turns += 1
+        # 1. remove expired Card Hooks with Scope = Turns
+        if s.hooks:
+            n = s.player_turns
+            kept = [h for h in s.hooks if h.expires_turn is None or h.expires_turn > n]
+            if len(kept) != len(s.hooks):
+                s.hooks = kept
+                resolve_intents(e)
+        # 2. the player's armor by BattleRules.armor_decay
+        _armor(e, player)
+        # 3. this turn's energy (refilled, not added)
+        s.energy = energy_per_turn(e)
+        # 4. delayed triggers scheduled for PlayerTurnStart
+        fire_delayed(e, "player_turn_start", s.player_turns)
+    elif pc == 1:
+        # 5. clear the played-this-turn record
+        s.played.clear()
+        # 6. turn-start behaviours of player statuses, then of cards in hand
+        entries = status_entries(e, player, "on_turn_start")
+        cards = s.cards
+        for uid in s.hand:
+            node = cards[uid].active.on_turn_start
+            if node is not None:
+                entries.append((node, Ctx(0, uid, -1, "", "on_turn_start")))
+        if entries:
+            push_entries(e, entries)
+    elif pc == 2:
+        # 7. from the second turn: the draw phase (clear drawn, DrawPhase, behaviours)
+        if s.player_turns >= 2:
+            s.drawn.clear()
+            if e.hot:
+                e.emit(ev.DrawPhase(s.turn))
+            run_status_entries(e, player, "on_draw_phase")
+    elif pc == 3:
+        if s.player_turns >= 2:
+            push_draw(e, draw_count(e), automatic=True)
+    else:
+        # 8. TurnStarted, then PlayerPhase
+        s.stack.pop()
+        if e.hot:
+            e.emit(ev.TurnStarted(s.turn))
+        enter(e, BattlePhase.PLAYER_PHASE)
+        if s.end_turn:
+            s.end_turn = False
+            push_turn_end(e)
+
+
+# ---------------------------------------------------------------- EndPlayerTurn
+def push_turn_end(e: Engine) -> None:
+    e.s.stack.append(Frame(K.TURN_END, None, 0, None, None))
+
+
+def step_turn_end(e: Engine, f: Frame) -> None:
+    s = e.s
+    pc = f.pc
+    if pc and check_end(e):
+        return
+    f.pc += 1
+    player = s.units[0]
+    if pc == 0:
+        enter(e, BattlePhase.PLAYER_TURN_END)
+        # 1. DiscardPhase and its status behaviours
+        if e.hot:
+            e.emit(ev.DiscardPhase(s.turn))
+        run_status_entries(e, player, "on_discard_phase")
+    elif pc == 1:
+        # 2a. card On Turn End behaviours of cards in hand (their authored moves are kept)
+        entries = []
+        for uid in s.hand:
+            entries += [(n, c) for n, c in lifecycle_entries(e, s.cards[uid], "on_turn_end")
+                        if not c.status]
+        if entries:
+            push_entries(e, entries)
+    elif pc == 2:
+        # 2b. the hand by the HandDiscardRule (Ethereal, Retain, Discard or Persist)
+        if s.hand:
+            s.stack.append(Frame(K.HAND_END, None, 0, s.hand.copy(), None))
+    elif pc == 3:
+        # 3. turn-end behaviours of player statuses
+        run_status_entries(e, player, "on_turn_end")
+    elif pc == 4:
+        # 4. status decay, temporary cost rules, delayed triggers for PlayerTurnEnd
+        decay_statuses(e, player)
+        for inst in s.cards.values():
+            if inst.turn_delta or inst.turn_set is not None:
+                inst.turn_delta = 0
+                inst.turn_set = None
+        fire_delayed(e, "player_turn_end", s.player_turns)
+    else:
+        # 5. TurnEnded; 6. an extra turn goes back to PlayerTurnStart, else EnemyPhase
+        s.stack.pop()
+        if e.hot:
+            e.emit(ev.TurnEnded(s.turn))
+        if s.extra_turns > 0:
+            s.extra_turns -= 1
+            s.stack.append(Frame(K.TURN_START, None, 0, None, None))
+        else:
+            s.stack.append(Frame(K.ENEMY_PHASE, None, 0, None, None))
+
+
+def step_hand_end(e: Engine, f: Frame) -> None:
+    """One card of the turn-end hand: Ethereal exhausts, Retain stays, else the hand rule."""
+    s = e.s
+    ids = f.data
+    while f.pc < len(ids):
+        uid = ids[f.pc]
+        f.pc += 1
+        inst = s.cards.get(uid)
+        if inst is None or inst.pile is not Pile.HAND:
+            continue  # an On Turn End behaviour already moved it
+        kw = inst.active.keywords
+        if Keyword.ETHEREAL in kw:
+            move(e, inst, PileScope.EXHAUST)
+        elif Keyword.RETAIN in kw or s.hand_rule is HandDiscardRule.PERSIST:
+            if e.hot:
+                e.emit(ev.CardRetained(uid, inst.card_id, PileScope.HAND, PileScope.HAND))
+            continue
+        else:
+            move(e, inst, PileScope.DISCARD)
+        return
+    s.stack.pop()
+
+
+# ---------------------------------------------------------------- EnemyPhase
+def step_enemy_phase(e: Engine, f: Frame) -> None:
+    s = e.s
+    if f.data is None:
+        enter(e, BattlePhase.ENEMY_PHASE)
+        f.data = [u.uid for u in s.units[1:]]
+    elif check_end(e):
+        return
+    ids = f.data
+    n = len(ids)
+    pc = f.pc
+    if pc < n:
+        # 1-4 for each living enemy, in encounter order ("living" is re-read per enemy)
+        f.pc += 1
+        if s.units[ids[pc]].alive:
+            s.stack.append(Frame(K.ENEMY_TURN, None, 0, ids[pc], None))
+        return
+    f.pc += 1
+    if pc == n:
+        # 5. delayed triggers for the end of EnemyPhase
+        fire_delayed(e, "enemy_phase_end", s.turn)
+    else:
+        # 6. plan the next intents, increment the turn number, back to PlayerTurnStart
+        s.stack.pop()
+        for u in s.units[1:]:
+            plan_intent(e, u)
+        s.turn += 1
+        s.stack.append(Frame(K.TURN_START, None, 0, None, None))
+
+
+def step_enemy_turn(e: Engine, f: Frame) -> None:
+    s = e.s
+    u = s.units[f.data]
+    pc = f.pc
+    f.pc += 1
+    if not u.alive:
+        s.stack.pop()
+        return
+    if pc == 0:
+        # 1. the enemy's armor and its turn-start statuses
+        _armor(e, u)
+        run_status_entries(e, u, "on_turn_start")
+    elif pc == 1:
+        # 2. control statuses (skip turn); 3. the planned Intent Behavior
+        statuses = e.c.statuses
+        if any(statuses[sid].skip_turn for sid in u.statuses):
+            return
+        d = e.c.enemies[u.def_id]
+        m = d.move(u.move) if u.move else None
+        if m is not None and m.behaviour is not None:
+            ctx = Ctx(u.uid, -1, 0, "", "intent")
+            if m.damage is not None:
+                ctx.vals["damage"] = m.damage
+            ctx.vals["hits"] = m.hits
+            if m.block is not None:
+                ctx.vals["block"] = m.block
+            s.stack.append(Frame(K.ENTRY, m.behaviour, 0, None, ctx))
+    elif pc == 2:
+        # 4. turn-end statuses, then decay
+        run_status_entries(e, u, "on_turn_end")
+    else:
+        decay_statuses(e, u)
+        s.stack.pop()
+
+
+# ---------------------------------------------------------------- battle end
+def step_won(e: Engine, f: Frame) -> None:
+    s = e.s
+    pc = f.pc
+    f.pc += 1
+    if pc == 0:
+        enter(e, BattlePhase.BATTLE_WON)
+        # 1. every battle-end status branch (and its deferred resumes) completes first
+        run_status_entries(e, s.units[0], "on_battle_end")
+    else:
+        # 2. reward candidates; 3. BattleRewardOffered; waiting until apply/skip
+        s.stack.pop()
+        from .rewards import offer_rewards
+
+        offer_rewards(e)
+
+
+def step_lost(e: Engine, f: Frame) -> None:
+    s = e.s
+    pc = f.pc
+    f.pc += 1
+    if pc == 0:
+        enter(e, BattlePhase.BATTLE_LOST)
+        run_status_entries(e, s.units[0], "on_battle_end")
+    else:
+        s.stack.pop()
+        finish_battle(e, won=False)
+
+
+def finish_battle(e: Engine, won: bool) -> None:
+    """Publish BattleEnded, carry HP into the run, and close the battle (phase NONE)."""
+    s = e.s
+    player = s.units[0]
+    s.hp = player.hp if won else 0
+    s.result = won
+    s.rewards = None
+    if e.hot:
+        e.emit(ev.BattleEnded(won, s.turn, player.hp))
+    s.active = False
+    enter(e, BattlePhase.NONE)
+    for uid in list(s.cards):
+        s.cards[uid].pile = Pile.REMOVED
+    s.cards = {}
+    s.hand, s.draw, s.discard, s.exhaust = [], [], [], []
+    s.played, s.drawn = [], []
+    s.hooks = []
+    s.delayed = []

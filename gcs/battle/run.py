@@ -1,0 +1,79 @@
+"""The run master deck: persistent across battles, never retroactive to a live battle."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from .. import events as ev
+from .state import MasterEntry
+
+if TYPE_CHECKING:
+    from ..engine import Engine
+
+
+def add_entry(e: Engine, card_id: str, upgraded: bool = False, cost_delta: int = 0) -> MasterEntry:
+    e.c.card(card_id)  # raises UnknownCardError
+    s = e.s
+    entry = MasterEntry(card_id, upgraded, cost_delta, s.next_entry)
+    s.next_entry += 1
+    s.master.append(entry)
+    if e.hot:
+        e.emit(ev.CardAddedToDeck(card_id, upgraded, len(s.master)))
+    return entry
+
+
+def set_entries(e: Engine, entries: Iterable[MasterEntry | str | tuple[str, bool]]) -> None:
+    """Replace the master deck (validated first: an unknown id changes nothing)."""
+    norm: list[tuple[str, bool, int]] = []
+    for x in entries:
+        if isinstance(x, MasterEntry):
+            norm.append((x.card_id, x.upgraded, x.cost_delta))
+        elif isinstance(x, str):
+            norm.append((x, False, 0))
+        else:
+            norm.append((x[0], bool(x[1]), 0))
+    for cid, _, _ in norm:
+        e.c.card(cid)
+    e.s.master = []
+    for cid, up, delta in norm:
+        add_entry(e, cid, up, delta)
+
+
+def remove_entries(e: Engine, card_id: str, first_only: bool) -> int:
+    s = e.s
+    keep: list[MasterEntry] = []
+    removed = 0
+    for m in s.master:
+        if m.card_id == card_id and (not first_only or removed == 0):
+            removed += 1
+        else:
+            keep.append(m)
+    s.master = keep
+    if removed and e.hot:
+        e.emit(ev.CardRemovedFromDeck(card_id, removed))
+    return removed
+
+
+def upgrade_entry(e: Engine, card_id: str) -> bool:
+    """Upgrade the first not-yet-upgraded entry of ``card_id``; False if there is none."""
+    s = e.s
+    card = e.c.card(card_id)
+    if card.upgrade is None:
+        return False
+    for i, m in enumerate(s.master):
+        if m.card_id == card_id and not m.upgraded:
+            s.master[i] = replace(m, upgraded=True)
+            if e.hot:
+                e.emit(ev.CardModified(-1, card_id, "upgrade", True))
+            return True
+    return False
+
+
+def change_master_cost(e: Engine, entry_uid: int, delta: int) -> None:
+    s = e.s
+    for i, m in enumerate(s.master):
+        if m.uid == entry_uid:
+            s.master[i] = replace(m, cost_delta=m.cost_delta + delta)
+            return

@@ -1,0 +1,428 @@
+"""Plain battle and run data: card instances, units, frames, and the whole ``State``.
+
+Everything here is plain data: ints, strings, lists and dicts, plus references to immutable
+content. ``State.clone`` copies containers and shares content; ``to_dict``/``from_dict``
+round-trip through JSON-compatible values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..content.defs import GameCard
+from ..enums import BattlePhase, HandDiscardRule, IntentKind, Pile
+from ..flow.nodes import Node
+from ..rng import Rng
+
+
+@dataclass(frozen=True, slots=True)
+class MasterEntry:
+    """One card of the run master deck: card id, upgrade state, permanent cost delta."""
+
+    card_id: str
+    upgraded: bool = False
+    cost_delta: int = 0
+    uid: int = 0
+
+
+class CardInstance:
+    """A card in one battle: instance id, upgrade flag, master-deck cost delta, temporary modifiers."""
+
+    __slots__ = (
+        "uid", "card_id", "upgraded", "cost_delta", "battle_delta", "battle_set",
+        "turn_delta", "turn_set", "pile", "origin", "base", "active",
+    )
+
+    def __init__(self, uid: int, base: GameCard, upgraded: bool = False, cost_delta: int = 0,
+                 origin: int = -1) -> None:
+        self.uid = uid
+        self.card_id = base.id
+        self.base = base
+        self.upgraded = upgraded and base.upgrade is not None
+        self.active: GameCard = base.upgrade if self.upgraded and base.upgrade else base
+        self.cost_delta = cost_delta
+        self.battle_delta = 0
+        self.battle_set: int | None = None
+        self.turn_delta = 0
+        self.turn_set: int | None = None
+        self.pile = Pile.REMOVED
+        self.origin = origin
+
+    @property
+    def instance_id(self) -> int:
+        return self.uid
+
+    @property
+    def name(self) -> str:
+        return self.active.name
+
+    def get_active_card(self) -> GameCard:
+        """The upgraded variant if this instance is upgraded, otherwise the base card."""
+        return self.active
+
+    def set_card(self, base: GameCard, upgraded: bool) -> None:
+        self.base = base
+        self.card_id = base.id
+        self.upgraded = upgraded and base.upgrade is not None
+        self.active = base.upgrade if self.upgraded and base.upgrade else base
+
+    def copy(self) -> CardInstance:
+        c = CardInstance.__new__(CardInstance)
+        c.uid = self.uid
+        c.card_id = self.card_id
+        c.base = self.base
+        c.upgraded = self.upgraded
+        c.active = self.active
+        c.cost_delta = self.cost_delta
+        c.battle_delta = self.battle_delta
+        c.battle_set = self.battle_set
+        c.turn_delta = self.turn_delta
+        c.turn_set = self.turn_set
+        c.pile = self.pile
+        c.origin = self.origin
+        return c
+
+    def to_list(self) -> list[Any]:
+        return [self.uid, self.card_id, self.upgraded, self.cost_delta, self.battle_delta,
+                self.battle_set, self.turn_delta, self.turn_set, int(self.pile), self.origin]
+
+    def __repr__(self) -> str:
+        plus = "+" if self.upgraded else ""
+        return f"<{self.card_id}{plus}#{self.uid}>"
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    """A telegraphed enemy move with its displayed values (after modifiers)."""
+
+    move: str
+    name: str
+    kind: IntentKind
+    damage: int | None = None
+    hits: int = 1
+    block: int | None = None
+
+
+class Unit:
+    """The player or an enemy in a battle."""
+
+    __slots__ = (
+        "uid", "def_id", "name", "hp", "max_hp", "block", "statuses", "alive", "move",
+        "history", "intent", "rules_used",
+    )
+
+    def __init__(self, uid: int, def_id: str, name: str, hp: int, max_hp: int) -> None:
+        self.uid = uid
+        self.def_id = def_id
+        self.name = name
+        self.hp = hp
+        self.max_hp = max_hp
+        self.block = 0
+        self.statuses: dict[str, int] = {}
+        self.alive = True
+        self.move = ""
+        self.history: list[str] = []
+        self.intent: Intent | None = None
+        self.rules_used: list[str] = []
+
+    @property
+    def is_player(self) -> bool:
+        return self.uid == 0
+
+    @property
+    def pending_intents(self) -> tuple[Intent, ...]:
+        return () if self.intent is None or not self.alive else (self.intent,)
+
+    def stacks(self, status: str) -> int:
+        return self.statuses.get(status, 0)
+
+    def copy(self) -> Unit:
+        u = Unit.__new__(Unit)
+        u.uid = self.uid
+        u.def_id = self.def_id
+        u.name = self.name
+        u.hp = self.hp
+        u.max_hp = self.max_hp
+        u.block = self.block
+        u.statuses = self.statuses.copy()
+        u.alive = self.alive
+        u.move = self.move
+        u.history = self.history.copy()
+        u.intent = self.intent
+        u.rules_used = self.rules_used.copy()
+        return u
+
+    def to_list(self) -> list[Any]:
+        it = self.intent
+        intent = None if it is None else [it.move, it.name, it.kind.value, it.damage, it.hits,
+                                          it.block]
+        return [self.uid, self.def_id, self.name, self.hp, self.max_hp, self.block,
+                list(self.statuses.items()), self.alive, self.move, self.history, intent,
+                self.rules_used]
+
+    @staticmethod
+    def from_list(d: list[Any]) -> Unit:
+        u = Unit(d[0], d[1], d[2], d[3], d[4])
+        u.block = d[5]
+        u.statuses = {k: v for k, v in d[6]}
+        u.alive = d[7]
+        u.move = d[8]
+        u.history = list(d[9])
+        it = d[10]
+        u.intent = None if it is None else Intent(it[0], it[1], IntentKind(it[2]), it[3], it[4],
+                                                  it[5])
+        u.rules_used = list(d[11])
+        return u
+
+    def __repr__(self) -> str:
+        return f"<{self.name} {self.hp}/{self.max_hp} hp, {self.block} block>"
+
+
+class Ctx:
+    """The scope of one running entry: value slots, object slots, source, owner, target."""
+
+    __slots__ = ("vals", "objs", "src", "owner", "target", "x", "status", "hooks", "entry")
+
+    def __init__(self, owner: int, src: int = -1, target: int = -1, status: str = "",
+                 entry: str = "") -> None:
+        self.vals: dict[str, Any] = {}
+        self.objs: dict[str, list[Any]] = {}  # name -> [kind ('c' or 'u'), [ids]]
+        self.src = src
+        self.owner = owner
+        self.target = target
+        self.x = 0
+        self.status = status
+        self.hooks: list[Node] = []  # card hooks waiting for the play to complete
+        self.entry = entry
+
+    def copy(self) -> Ctx:
+        c = Ctx.__new__(Ctx)
+        c.vals = self.vals.copy()
+        c.objs = {k: [v[0], list(v[1])] for k, v in self.objs.items()}
+        c.src = self.src
+        c.owner = self.owner
+        c.target = self.target
+        c.x = self.x
+        c.status = self.status
+        c.hooks = self.hooks.copy()
+        c.entry = self.entry
+        return c
+
+
+class Frame:
+    """One unit of suspended work: (kind, program node, position, data, scope)."""
+
+    __slots__ = ("kind", "node", "pc", "data", "ctx")
+
+    def __init__(self, kind: int, node: Node | None, pc: int, data: Any, ctx: Ctx | None) -> None:
+        self.kind = kind
+        self.node = node
+        self.pc = pc
+        self.data = data
+        self.ctx = ctx
+
+    def __repr__(self) -> str:
+        return f"Frame({self.kind}, {type(self.node).__name__}, pc={self.pc}, data={self.data})"
+
+
+@dataclass(frozen=True, slots=True)
+class ActiveHook:
+    """A Card Hook registered in this battle; expires at PlayerTurnStart of ``expires_turn``."""
+
+    node: Node  # the RegisterCardHook node that made it
+    source: int
+    expires_turn: int | None
+    seq: int
+
+
+class Delayed:
+    """A delayed continuation: frames that resume at ``when`` on or after player turn ``due``."""
+
+    __slots__ = ("when", "due", "frames", "seq")
+
+    def __init__(self, when: str, due: int, frames: list[Frame], seq: int) -> None:
+        self.when = when
+        self.due = due
+        self.frames = frames
+        self.seq = seq
+
+
+@dataclass(frozen=True, slots=True)
+class Reward:
+    """One offered reward: ``card`` (card_id), ``gold`` (amount), ``upgrade``/``remove`` (deck index)."""
+
+    kind: str
+    card_id: str | None = None
+    amount: int = 0
+    deck_index: int | None = None
+
+    def __str__(self) -> str:
+        if self.kind == "card":
+            return f"card {self.card_id}"
+        if self.kind == "gold":
+            return f"gold {self.amount}"
+        return f"{self.kind} {self.deck_index}"
+
+
+# pause kinds
+NO_PAUSE, CHOICE, WAIT, GATE = 0, 1, 2, 3
+
+
+class State:
+    """All mutable data of one game: the run (master deck, HP, gold) and the current battle."""
+
+    __slots__ = (
+        # run
+        "seed", "master", "next_entry", "gold", "hp", "max_hp", "character", "battles", "run_rng",
+        # battle
+        "active", "phase", "history", "turn", "player_turns", "encounter", "hand_rule",
+        "cards", "next_card", "hand", "draw", "discard", "exhaust", "played", "drawn",
+        "units", "energy", "rng_shuffle", "rng_ai", "rng_cards", "stack", "pause", "wait_left",
+        "gate", "choice_kind", "choice_ids", "choice_min", "choice_max", "choice_prompt",
+        "clock", "hooks", "next_seq", "delayed", "end_turn", "extra_turns", "rewards", "result",
+        "plays", "damage", "steps",
+    )
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.master: list[MasterEntry] = []
+        self.next_entry = 1
+        self.gold = 0
+        self.hp = 0
+        self.max_hp = 0
+        self.character = ""
+        self.battles = 0
+        self.run_rng = Rng(seed)
+        self.reset_battle()
+        self.history: list[tuple[BattlePhase, int]] = []
+        self.result: bool | None = None
+
+    def reset_battle(self) -> None:
+        self.active = False
+        self.phase = BattlePhase.NONE
+        self.history = []
+        self.turn = 0
+        self.player_turns = 0
+        self.encounter = ""
+        self.hand_rule = HandDiscardRule.DISCARD_ON_TURN_END
+        self.cards: dict[int, CardInstance] = {}
+        self.next_card = 1
+        self.hand: list[int] = []
+        self.draw: list[int] = []
+        self.discard: list[int] = []
+        self.exhaust: list[int] = []
+        self.played: list[int] = []
+        self.drawn: list[int] = []
+        self.units: list[Unit] = []
+        self.energy = 0
+        self.rng_shuffle = Rng(0)
+        self.rng_ai = Rng(0)
+        self.rng_cards = Rng(0)
+        self.stack: list[Frame] = []
+        self.pause = NO_PAUSE
+        self.wait_left = 0.0
+        self.gate = ""
+        self.choice_kind = ""
+        self.choice_ids: list[int] = []
+        self.choice_min = 0
+        self.choice_max = 0
+        self.choice_prompt = ""
+        self.clock = 0.0
+        self.hooks: list[ActiveHook] = []
+        self.next_seq = 1
+        self.delayed: list[Delayed] = []
+        self.end_turn = False
+        self.extra_turns = 0
+        self.rewards: list[Reward] | None = None
+        self.result = None
+        self.plays: dict[str, int] = {}
+        self.damage: dict[str, int] = {}
+        self.steps = 0
+
+    def pile_list(self, pile: Pile) -> list[int]:
+        if pile is Pile.HAND:
+            return self.hand
+        if pile is Pile.DRAW:
+            return self.draw
+        if pile is Pile.DISCARD:
+            return self.discard
+        if pile is Pile.EXHAUST:
+            return self.exhaust
+        raise ValueError(pile)
+
+    # ------------------------------------------------------------------ clone
+    def clone(self) -> State:
+        """An independent copy: containers copied, immutable content shared."""
+        n = State.__new__(State)
+        n.seed = self.seed
+        n.master = self.master.copy()
+        n.next_entry = self.next_entry
+        n.gold = self.gold
+        n.hp = self.hp
+        n.max_hp = self.max_hp
+        n.character = self.character
+        n.battles = self.battles
+        n.run_rng = Rng(self.run_rng.state)
+        n.active = self.active
+        n.phase = self.phase
+        n.history = self.history.copy()
+        n.turn = self.turn
+        n.player_turns = self.player_turns
+        n.encounter = self.encounter
+        n.hand_rule = self.hand_rule
+        n.cards = {k: c.copy() for k, c in self.cards.items()}
+        n.next_card = self.next_card
+        n.hand = self.hand.copy()
+        n.draw = self.draw.copy()
+        n.discard = self.discard.copy()
+        n.exhaust = self.exhaust.copy()
+        n.played = self.played.copy()
+        n.drawn = self.drawn.copy()
+        n.units = [u.copy() for u in self.units]
+        n.energy = self.energy
+        n.rng_shuffle = Rng(self.rng_shuffle.state)
+        n.rng_ai = Rng(self.rng_ai.state)
+        n.rng_cards = Rng(self.rng_cards.state)
+        memo: dict[int, Ctx] = {}
+        n.stack = _copy_frames(self.stack, memo)
+        n.pause = self.pause
+        n.wait_left = self.wait_left
+        n.gate = self.gate
+        n.choice_kind = self.choice_kind
+        n.choice_ids = self.choice_ids.copy()
+        n.choice_min = self.choice_min
+        n.choice_max = self.choice_max
+        n.choice_prompt = self.choice_prompt
+        n.clock = self.clock
+        n.hooks = self.hooks.copy()
+        n.next_seq = self.next_seq
+        n.delayed = [Delayed(d.when, d.due, _copy_frames(d.frames, memo), d.seq)
+                     for d in self.delayed]
+        n.end_turn = self.end_turn
+        n.extra_turns = self.extra_turns
+        n.rewards = None if self.rewards is None else self.rewards.copy()
+        n.result = self.result
+        n.plays = self.plays.copy()
+        n.damage = self.damage.copy()
+        n.steps = self.steps
+        return n
+
+
+def _copy_data(data: Any) -> Any:
+    if isinstance(data, list):
+        return [_copy_data(x) for x in data]
+    return data
+
+
+def _copy_frames(frames: list[Frame], memo: dict[int, Ctx]) -> list[Frame]:
+    out = []
+    for f in frames:
+        ctx = f.ctx
+        if ctx is not None:
+            c = memo.get(id(ctx))
+            if c is None:
+                c = memo[id(ctx)] = ctx.copy()
+            ctx = c
+        out.append(Frame(f.kind, f.node, f.pc, _copy_data(f.data), ctx))
+    return out

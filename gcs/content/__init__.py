@@ -1,0 +1,1 @@
+"""Content: immutable definitions (cards, statuses, enemies, encounters, characters, rewards)."""

@@ -1,0 +1,120 @@
+"""``Content``: the validated, immutable database of one content pack."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+
+from ..errors import UnknownCardError, UnknownIdError
+from ..flow.nodes import Node, walk
+from .defs import CharacterDef, EncounterDef, EnemyDef, GameCard, RewardTable, StatusDef
+
+ProgramKey = str
+
+
+class Content:
+    """A content pack: definitions by id plus the numbered behaviour programs frames refer to."""
+
+    def __init__(
+        self,
+        *,
+        pack_id: str = "custom",
+        cards: Iterable[GameCard] = (),
+        statuses: Iterable[StatusDef] = (),
+        enemies: Iterable[EnemyDef] = (),
+        encounters: Iterable[EncounterDef] = (),
+        characters: Iterable[CharacterDef] = (),
+        reward_tables: Iterable[RewardTable] = (),
+        graphs: Mapping[str, Node] | None = None,
+        digest: str = "",
+    ) -> None:
+        self.pack_id = pack_id
+        self.digest = digest
+        self.cards: Mapping[str, GameCard] = MappingProxyType({c.id: c for c in cards})
+        self.statuses: Mapping[str, StatusDef] = MappingProxyType({s.id: s for s in statuses})
+        self.enemies: Mapping[str, EnemyDef] = MappingProxyType({e.id: e for e in enemies})
+        self.encounters: Mapping[str, EncounterDef] = MappingProxyType(
+            {e.id: e for e in encounters}
+        )
+        self.characters: Mapping[str, CharacterDef] = MappingProxyType(
+            {c.id: c for c in characters}
+        )
+        self.reward_tables: Mapping[str, RewardTable] = MappingProxyType(
+            {r.id: r for r in reward_tables}
+        )
+        self.graphs: Mapping[str, Node] = MappingProxyType(dict(graphs or {}))
+        # Every graph gets a program key; every node a (key, index) reference for saves.
+        self._programs: dict[ProgramKey, list[Node]] = {}
+        self._refs: dict[int, tuple[ProgramKey, int]] = {}
+        for card in self.cards.values():
+            for variant in (card, card.upgrade):
+                if variant is None:
+                    continue
+                tag = "+" if variant.is_upgraded else ""
+                for entry in ("on_play", "on_drawn", "on_discard", "on_exhaust",
+                              "on_turn_start", "on_turn_end"):
+                    self._register(f"card:{card.id}{tag}:{entry}", getattr(variant, entry))
+        for status in self.statuses.values():
+            for name, node in status.entries.items():
+                self._register(f"status:{status.id}:{name}", node)
+        for enemy in self.enemies.values():
+            for move in enemy.moves:
+                self._register(f"enemy:{enemy.id}:{move.id}", move.behaviour)
+        for name, node in self.graphs.items():
+            self._register(f"graph:{name}", node)
+
+    def _register(self, key: ProgramKey, root: Node | None) -> None:
+        if root is None:
+            return
+        nodes = walk(root)
+        self._programs[key] = nodes
+        for i, n in enumerate(nodes):
+            self._refs.setdefault(id(n), (key, i))
+
+    # ------------------------------------------------------------ lookups
+    def card(self, card_id: str) -> GameCard:
+        try:
+            return self.cards[card_id]
+        except KeyError:
+            raise UnknownCardError(f"unknown card id {card_id!r} in pack {self.pack_id!r}") from None
+
+    def status(self, status_id: str) -> StatusDef:
+        try:
+            return self.statuses[status_id]
+        except KeyError:
+            raise UnknownIdError(f"unknown status id {status_id!r}") from None
+
+    def enemy(self, enemy_id: str) -> EnemyDef:
+        try:
+            return self.enemies[enemy_id]
+        except KeyError:
+            raise UnknownIdError(f"unknown enemy id {enemy_id!r}") from None
+
+    def encounter(self, encounter_id: str) -> EncounterDef:
+        try:
+            return self.encounters[encounter_id]
+        except KeyError:
+            raise UnknownIdError(f"unknown encounter id {encounter_id!r}") from None
+
+    def character(self, character_id: str) -> CharacterDef:
+        try:
+            return self.characters[character_id]
+        except KeyError:
+            raise UnknownIdError(f"unknown character id {character_id!r}") from None
+
+    def node_ref(self, node: Node) -> tuple[ProgramKey, int]:
+        """The saveable reference of a node (program key, pre-order index)."""
+        return self._refs[id(node)]
+
+    def node_at(self, key: ProgramKey, index: int) -> Node:
+        """The node a saved reference points at."""
+        try:
+            return self._programs[key][index]
+        except (KeyError, IndexError):
+            raise UnknownIdError(f"no node {index} in program {key!r}") from None
+
+    def __repr__(self) -> str:
+        return (
+            f"Content({self.pack_id!r}: {len(self.cards)} cards, {len(self.statuses)} statuses, "
+            f"{len(self.enemies)} enemies, {len(self.encounters)} encounters)"
+        )

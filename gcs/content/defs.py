@@ -1,0 +1,200 @@
+"""Immutable content definitions. A ``GameCard`` is the authored card; battles use ``CardInstance``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from ..enums import (
+    CardType,
+    Decay,
+    HandDiscardRule,
+    IntentKind,
+    Keyword,
+    Rarity,
+    TargetMode,
+)
+from ..flow.nodes import HookDef, Node
+
+_EMPTY: Mapping[str, int] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class GameCard:
+    """An authored card definition. ``upgrade`` is the upgraded variant (itself a ``GameCard``)."""
+
+    id: str
+    name: str
+    cost: int
+    type: CardType = CardType.SKILL
+    rarity: Rarity = Rarity.COMMON
+    target: TargetMode = TargetMode.NONE
+    text: str = ""
+    keywords: frozenset[Keyword] = frozenset()
+    tags: tuple[str, ...] = ()
+    x_cost: bool = False
+    numbers: Mapping[str, int] = field(default_factory=lambda: _EMPTY)
+    on_play: Node | None = None
+    on_drawn: Node | None = None
+    on_discard: Node | None = None
+    on_exhaust: Node | None = None
+    on_turn_start: Node | None = None
+    on_turn_end: Node | None = None
+    hooks: tuple[HookDef, ...] = ()  # active while the card is in hand (e.g. a curse's rule)
+    upgrade: GameCard | None = None
+    is_upgraded: bool = False
+    character: str | None = None
+
+    def has(self, keyword: Keyword) -> bool:
+        return keyword in self.keywords
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.is_upgraded))
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """One step of a damage or block fold.
+
+    ``stage``: ``deal`` (attacker's outgoing attack damage), ``take`` (defender's incoming attack
+    damage) or ``block`` (block gained). ``op``: ``add`` (``amount`` per stack, or flat) or ``mul``
+    (multiply by ``num/den``). Within a fold, adds come before muls.
+    """
+
+    stage: str
+    op: str
+    amount: int = 1
+    num: int = 1
+    den: int = 1
+    per_stack: bool = True
+
+
+STAGES = ("deal", "take", "block")
+
+STATUS_ENTRIES = (
+    "on_battle_start", "on_turn_start", "on_draw_phase", "on_drawn", "on_play", "on_discard",
+    "on_exhaust", "on_discard_phase", "on_turn_end", "on_battle_end", "on_damage_taken",
+    "on_attacked", "on_death", "on_apply",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StatusDef:
+    """A status (buff, debuff, power or relic-like rule) that a unit carries with stacks."""
+
+    id: str
+    name: str
+    text: str = ""
+    debuff: bool = False
+    decay: Decay = Decay.NONE
+    allow_negative: bool = False
+    max_stacks: int = 999
+    modifiers: tuple[Modifier, ...] = ()
+    hooks: tuple[HookDef, ...] = ()
+    skip_turn: bool = False
+    keeps_block: bool = False
+    entries: Mapping[str, Node] = field(default_factory=lambda: MappingProxyType({}))
+
+    def entry(self, name: str) -> Node | None:
+        return self.entries.get(name)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveDef:
+    """An enemy move: the intent it telegraphs and the behaviour it runs."""
+
+    id: str
+    name: str
+    intent: IntentKind
+    damage: int | None = None
+    hits: int = 1
+    block: int | None = None
+    behaviour: Node | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WeightedMove:
+    move: str
+    weight: int
+    max_in_row: int = 0  # 0: no limit
+
+
+@dataclass(frozen=True, slots=True)
+class HpRule:
+    """When the enemy's HP is at or below ``below_percent`` of max, plan ``move`` (once if ``once``)."""
+
+    below_percent: int
+    move: str
+    once: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class AiDef:
+    """How an enemy picks its next move: openers, then HP rules, then a cycle or weighted random."""
+
+    opener: tuple[str, ...] = ()
+    cycle: tuple[str, ...] = ()
+    weighted: tuple[WeightedMove, ...] = ()
+    hp_rules: tuple[HpRule, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EnemyDef:
+    id: str
+    name: str
+    hp_min: int
+    hp_max: int
+    moves: tuple[MoveDef, ...]
+    ai: AiDef
+    statuses: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    status_ranges: Mapping[str, tuple[int, int]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+
+    def move(self, move_id: str) -> MoveDef:
+        for m in self.moves:
+            if m.id == move_id:
+                return m
+        raise KeyError(move_id)
+
+
+@dataclass(frozen=True, slots=True)
+class EncounterDef:
+    id: str
+    name: str
+    enemies: tuple[str, ...]
+    hand_discard: HandDiscardRule = HandDiscardRule.DISCARD_ON_TURN_END
+    rewards: str | None = None
+    kind: str = "normal"  # normal, elite, boss
+
+
+@dataclass(frozen=True, slots=True)
+class DeckEntry:
+    card: str
+    upgraded: bool = False
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterDef:
+    id: str
+    name: str
+    max_hp: int
+    starting_deck: tuple[DeckEntry, ...]
+    statuses: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    gold: int = 99
+
+
+@dataclass(frozen=True, slots=True)
+class RewardTable:
+    """What a won battle offers: ``cards`` card choices drawn by rarity weight from ``pool``."""
+
+    id: str
+    cards: int = 3
+    rarity_weights: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    pool: tuple[str, ...] = ()
+    gold_min: int = 0
+    gold_max: int = 0
+    upgrade: bool = False
+    remove: bool = False

@@ -1,0 +1,108 @@
+"""The engine: state + content + event bus + the one worklist loop that runs every frame."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .battle.state import NO_PAUSE, Frame, State, Unit
+from .content.db import Content
+from .errors import StepLimitError
+from .events import Event
+from .rules import BattleRules
+
+Handler = Callable[["Engine", Frame], None]
+HANDLERS: dict[int, Handler] = {}
+
+
+class Engine:
+    """Internals behind ``gcs.Game``: every rule module operates on one of these."""
+
+    __slots__ = ("s", "c", "rules", "subs", "log", "logging", "hot", "presenter", "busy")
+
+    def __init__(self, content: Content, state: State, rules: BattleRules, *,
+                 logging: bool = True, presenter: bool = True) -> None:
+        self.s = state
+        self.c = content
+        self.rules = rules
+        self.subs: dict[type[Event], list[Callable[[Any], None]]] = {}
+        self.log: list[Event] = []
+        self.logging = logging
+        self.hot = logging
+        self.presenter = presenter
+        self.busy = False
+
+    # ------------------------------------------------------------ events
+    def emit(self, ev: Event) -> None:
+        """Publish an event (callers guard with ``if e.hot`` so idle publishing costs nothing)."""
+        if self.logging:
+            self.log.append(ev)
+        subs = self.subs
+        if subs:
+            hs = subs.get(type(ev))
+            if hs:
+                for h in tuple(hs):
+                    h(ev)
+            hs = subs.get(Event)
+            if hs:
+                for h in tuple(hs):
+                    h(ev)
+
+    def refresh_hot(self) -> None:
+        self.hot = self.logging or any(self.subs.values())
+
+    # ------------------------------------------------------------ frames
+    def run(self) -> None:
+        """Run frames until the stack is empty or a Choice, Wait or Gate pauses the wave."""
+        s = self.s
+        stack = s.stack
+        handlers = HANDLERS
+        limit = self.rules.step_limit
+        steps = s.steps
+        try:
+            while stack and s.pause == NO_PAUSE:
+                f = stack[-1]
+                handlers[f.kind](self, f)
+                steps += 1
+                if steps > limit:
+                    raise StepLimitError(
+                        f"battle exceeded {limit} engine steps without ending "
+                        f"(turn {s.turn}, phase {s.phase.name}); a behaviour probably loops"
+                    )
+        finally:
+            s.steps = steps
+
+    # ------------------------------------------------------------ units
+    @property
+    def player(self) -> Unit:
+        return self.s.units[0]
+
+    def unit(self, uid: int) -> Unit:
+        return self.s.units[uid]
+
+
+def _register() -> None:
+    from .battle import cards, phases, play
+    from .battle import frames as K
+    from .flow import interp
+
+    HANDLERS.update({
+        K.ENTRY: interp.step_entry,
+        K.NODE: interp.step_node,
+        K.CHOICE: interp.step_choice,
+        K.DRAW: cards.step_draw,
+        K.EACH: interp.step_each,
+        K.DAMAGE: interp.step_damage,
+        K.PLAY: play.step_play,
+        K.START: phases.step_start,
+        K.TURN_START: phases.step_turn_start,
+        K.TURN_END: phases.step_turn_end,
+        K.ENEMY_PHASE: phases.step_enemy_phase,
+        K.ENEMY_TURN: phases.step_enemy_turn,
+        K.WON: phases.step_won,
+        K.LOST: phases.step_lost,
+        K.HAND_END: phases.step_hand_end,
+    })
+
+
+_register()

@@ -1,0 +1,1 @@
+"""Behaviour graphs: node kinds, expressions, selectors and the pausing interpreter."""

@@ -1,0 +1,137 @@
+"""Values, conditions and selectors used by behaviour-graph nodes (immutable data)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from ..enums import CardType, Keyword
+
+
+# ---------------------------------------------------------------- values
+@dataclass(frozen=True, slots=True)
+class Var:
+    """A value slot of the current scope, falling back to the source card's numbers."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class XCost:
+    """The energy paid for an X-cost card."""
+
+
+@dataclass(frozen=True, slots=True)
+class CountOf:
+    """How many objects a selector picks."""
+
+    select: CardSel | UnitSel
+
+
+@dataclass(frozen=True, slots=True)
+class StacksOf:
+    """Stacks of a status on a unit (0 if absent)."""
+
+    status: str
+    unit: UnitSel
+
+
+@dataclass(frozen=True, slots=True)
+class UnitStat:
+    """A number of a unit: ``hp``, ``max_hp``, ``block``; or ``energy`` / ``turn`` of the battle."""
+
+    stat: str
+    unit: UnitSel | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BinOp:
+    """``add``, ``sub``, ``mul``, ``div`` (floor), ``min``, ``max`` of two values."""
+
+    op: str
+    a: Value
+    b: Value
+
+
+@dataclass(frozen=True, slots=True)
+class RandInt:
+    """A uniform integer in ``[lo, hi]`` from the battle's card stream."""
+
+    lo: Value
+    hi: Value
+
+
+Value = Union[int, Var, XCost, CountOf, StacksOf, UnitStat, BinOp, RandInt]
+
+
+# ---------------------------------------------------------------- selectors
+@dataclass(frozen=True, slots=True)
+class CardFilter:
+    """Cards matching every given criterion."""
+
+    tags: tuple[str, ...] = ()
+    type: CardType | None = None
+    keyword: Keyword | None = None
+    card: str | None = None
+    upgraded: bool | None = None
+    exclude_self: bool = False
+
+
+CARD_SOURCES = ("hand", "draw", "discard", "exhaust", "played", "drawn", "this", "var", "all")
+
+
+@dataclass(frozen=True, slots=True)
+class CardSel:
+    """Card instances from a pile (``hand``, ``draw``, ...), the source card (``this``) or a slot."""
+
+    source: str
+    where: CardFilter | None = None
+    random: Value | None = None
+    top: Value | None = None
+    var: str | None = None
+
+
+UNIT_SOURCES = ("self", "player", "target", "all_enemies", "random_enemy", "var", "enemies_and_player")
+
+
+@dataclass(frozen=True, slots=True)
+class UnitSel:
+    """Units: ``self`` (the acting unit), ``player``, ``target``, ``all_enemies``, ``random_enemy``, ``var``."""
+
+    source: str
+    var: str | None = None
+
+
+# ---------------------------------------------------------------- conditions
+@dataclass(frozen=True, slots=True)
+class Compare:
+    op: str  # lt le eq ne ge gt
+    a: Value
+    b: Value
+
+
+@dataclass(frozen=True, slots=True)
+class HasStatus:
+    status: str
+    unit: UnitSel
+
+
+@dataclass(frozen=True, slots=True)
+class AllOf:
+    conds: tuple[Cond, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AnyOf:
+    conds: tuple[Cond, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    cond: Cond
+
+
+Cond = Union[Compare, HasStatus, AllOf, AnyOf, Not, bool]
+
+COMPARE_OPS = ("lt", "le", "eq", "ne", "ge", "gt")
+BIN_OPS = ("add", "sub", "mul", "div", "min", "max")

@@ -1,0 +1,527 @@
+"""The behaviour-graph interpreter: nodes run as frames on the engine's one stack.
+
+A composite node is a frame (node, pc, data, scope); an action runs at once and may push
+lifecycle entries above the current frame, which therefore waits for them. Choice, Wait and
+Animation Gate set the engine's pause and leave every frame where it is, so the whole effect
+wave (remaining steps, lifecycles, queued phase steps) waits. WaitUntil moves the rest of the
+current entry into a delayed continuation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .. import events as ev
+from ..battle import cards as C
+from ..battle import combat as U
+from ..battle import frames as K
+from ..battle.intents import resolve_intents, spawn_enemy
+from ..battle.state import CHOICE, GATE, WAIT, ActiveHook, Ctx, Delayed, Frame
+from ..enums import BattlePhase, CardType, PileScope
+from ..errors import FlowError
+from . import nodes as N
+from .values import cards_of, select, test, units_of, val
+
+if TYPE_CHECKING:
+    from ..engine import Engine
+
+Exec = Callable[["Engine", Any, Ctx], None]
+EXEC: dict[type, Exec] = {}
+STEP: dict[type, Callable[["Engine", Frame], None]] = {}
+
+
+def exec_node(e: Engine, node: N.Node, ctx: Ctx) -> None:
+    """Run an action now, or push the frame of a composite node."""
+    EXEC[type(node)](e, node, ctx)
+
+
+def push_entry(e: Engine, node: N.Node, ctx: Ctx) -> None:
+    e.s.stack.append(Frame(K.ENTRY, node, 0, None, ctx))
+
+
+def step_entry(e: Engine, f: Frame) -> None:
+    """An entry frame starts its graph, and is popped when the graph has completed."""
+    if f.pc:
+        e.s.stack.pop()
+        return
+    f.pc = 1
+    exec_node(e, f.node, f.ctx)  # type: ignore[arg-type]
+    s = e.s
+    if s.stack[-1] is f and not s.pause:
+        s.stack.pop()
+
+
+def step_node(e: Engine, f: Frame) -> None:
+    STEP[type(f.node)](e, f)
+
+
+def step_choice(e: Engine, f: Frame) -> None:
+    """The Choice was answered: continue into its ``then`` branch."""
+    e.s.stack.pop()
+    node = f.node
+    assert isinstance(node, N.Choice)
+    if node.then is not None:
+        exec_node(e, node.then, f.ctx)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- composites
+def _push(e: Engine, node: N.Node, ctx: Ctx, data: Any = None) -> None:
+    e.s.stack.append(Frame(K.NODE, node, 0, data, ctx))
+
+
+def _ex_sequence(e: Engine, node: N.Sequence, ctx: Ctx) -> None:
+    _push(e, node, ctx)
+
+
+def _st_sequence(e: Engine, f: Frame) -> None:
+    s = e.s
+    stack = s.stack
+    steps = f.node.steps  # type: ignore[union-attr]
+    ctx = f.ctx
+    n = len(steps)
+    while True:
+        i = f.pc
+        if i >= n:
+            stack.pop()
+            return
+        f.pc = i + 1
+        exec_node(e, steps[i], ctx)  # type: ignore[arg-type]
+        if stack[-1] is not f or s.pause:
+            return
+
+
+def _ex_branch(e: Engine, node: N.Branch, ctx: Ctx) -> None:
+    if test(e, node.cond, ctx):
+        exec_node(e, node.then, ctx)
+    elif node.otherwise is not None:
+        exec_node(e, node.otherwise, ctx)
+
+
+def _ex_loop(e: Engine, node: N.Loop, ctx: Ctx) -> None:
+    _push(e, node, ctx, val(e, node.count, ctx))
+
+
+def _st_loop(e: Engine, f: Frame) -> None:
+    node = f.node
+    assert isinstance(node, N.Loop)
+    if f.pc >= f.data:
+        e.s.stack.pop()
+        return
+    if node.var:
+        f.ctx.vals[node.var] = f.pc  # type: ignore[union-attr]
+    f.pc += 1
+    exec_node(e, node.body, f.ctx)  # type: ignore[arg-type]
+
+
+def _ex_foreach(e: Engine, node: N.Foreach, ctx: Ctx) -> None:
+    kind, ids = select(e, node.select, ctx)
+    if ids:
+        _push(e, node, ctx, [kind, ids])
+
+
+def _st_foreach(e: Engine, f: Frame) -> None:
+    node = f.node
+    assert isinstance(node, N.Foreach)
+    kind, ids = f.data
+    s = e.s
+    while f.pc < len(ids):
+        i = ids[f.pc]
+        f.pc += 1
+        if kind == "c" and i not in s.cards:
+            continue  # the card left the battle meanwhile
+        f.ctx.objs[node.var] = [kind, [i]]  # type: ignore[union-attr]
+        exec_node(e, node.body, f.ctx)  # type: ignore[arg-type]
+        return
+    s.stack.pop()
+
+
+def _ex_while(e: Engine, node: N.While, ctx: Ctx) -> None:
+    _push(e, node, ctx)
+
+
+def _st_while(e: Engine, f: Frame) -> None:
+    node = f.node
+    assert isinstance(node, N.While)
+    ctx = f.ctx
+    assert ctx is not None
+    if not test(e, node.cond, ctx):
+        e.s.stack.pop()
+        return
+    if f.pc >= node.max_iterations:
+        raise FlowError(
+            f"While loop in {ctx.entry or 'a behaviour'} exceeded max_iterations="
+            f"{node.max_iterations}"
+        )
+    f.pc += 1
+    exec_node(e, node.body, ctx)
+
+
+def _ex_call(e: Engine, node: N.Call, ctx: Ctx) -> None:
+    graph = e.c.graphs.get(node.graph)
+    if graph is None:
+        raise FlowError(f"Call of unknown graph {node.graph!r}")
+    exec_node(e, graph, ctx)
+
+
+def _ex_setvar(e: Engine, node: N.SetVar, ctx: Ctx) -> None:
+    ctx.vals[node.name] = val(e, node.value, ctx)
+
+
+def _ex_setobj(e: Engine, node: N.SetObj, ctx: Ctx) -> None:
+    kind, ids = select(e, node.select, ctx)
+    ctx.objs[node.name] = [kind, ids]
+
+
+# ---------------------------------------------------------------- pausing
+def _ex_choice(e: Engine, node: N.Choice, ctx: Ctx) -> None:
+    kind, ids = select(e, node.select, ctx)
+    if not ids or not e.presenter:
+        ctx.objs[node.var] = [kind, []]
+        if e.hot:
+            e.emit(ev.ChoiceMade((), True))
+        if node.skipped is not None:
+            exec_node(e, node.skipped, ctx)
+        return
+    s = e.s
+    s.pause = CHOICE
+    s.choice_kind = kind
+    s.choice_ids = ids
+    s.choice_min = min(node.min, len(ids))
+    s.choice_max = min(node.max, len(ids))
+    s.choice_prompt = node.prompt
+    s.stack.append(Frame(K.CHOICE, node, 0, None, ctx))
+    if e.hot:
+        e.emit(ev.ChoiceOpened(node.prompt, tuple(ids), s.choice_min, s.choice_max))
+
+
+def _ex_wait(e: Engine, node: N.Wait, ctx: Ctx) -> None:
+    if node.seconds <= 0:
+        return
+    e.s.pause = WAIT
+    e.s.wait_left = float(node.seconds)
+    if e.hot:
+        e.emit(ev.WaitStarted(float(node.seconds)))
+
+
+def _ex_gate(e: Engine, node: N.AnimationGate, ctx: Ctx) -> None:
+    e.s.pause = GATE
+    e.s.gate = node.name
+    if e.hot:
+        e.emit(ev.AnimationGateOpened(node.name))
+
+
+def due_of(e: Engine, when: str, turns: int) -> int:
+    """The occurrence counter at which a delayed continuation becomes due."""
+    s = e.s
+    turns = max(1, turns)
+    if when == "player_turn_start":
+        return s.player_turns + turns
+    if when == "player_turn_end":
+        here = s.phase in (BattlePhase.PLAYER_TURN_START, BattlePhase.PLAYER_PHASE)
+        return (s.player_turns if here else s.player_turns + 1) + turns - 1
+    return s.turn + turns - 1  # enemy_phase_end, counted by turn number
+
+
+def _ex_wait_until(e: Engine, node: N.WaitUntil, ctx: Ctx) -> None:
+    s = e.s
+    stack = s.stack
+    i = len(stack) - 1
+    while i >= 0 and stack[i].kind != K.ENTRY:
+        i -= 1
+    if i < 0:
+        raise FlowError("WaitUntil outside a behaviour entry")
+    segment = stack[i:]
+    del stack[i:]
+    s.delayed.append(Delayed(node.when, due_of(e, node.when, node.turns), segment, s.next_seq))
+    s.next_seq += 1
+
+
+def fire_delayed(e: Engine, when: str, counter: int) -> None:
+    """Resume every due continuation of ``when``, in scheduling order."""
+    s = e.s
+    if not s.delayed:
+        return
+    due = [d for d in s.delayed if d.when == when and d.due <= counter]
+    if not due:
+        return
+    s.delayed = [d for d in s.delayed if not (d.when == when and d.due <= counter)]
+    for d in reversed(due):
+        s.stack.extend(d.frames)
+
+
+# ---------------------------------------------------------------- cards
+def _card_ids(e: Engine, sel: Any, ctx: Ctx) -> list[int]:
+    return cards_of(e, sel, ctx)
+
+
+def _each(e: Engine, node: N.Node, ctx: Ctx, ids: list[int]) -> None:
+    if len(ids) == 1:
+        _card_op(e, node, ctx, ids[0])
+    elif ids:
+        e.s.stack.append(Frame(K.EACH, node, 0, ids, ctx))
+
+
+def step_each(e: Engine, f: Frame) -> None:
+    ids = f.data
+    if f.pc >= len(ids):
+        e.s.stack.pop()
+        return
+    i = ids[f.pc]
+    f.pc += 1
+    _card_op(e, f.node, f.ctx, i)  # type: ignore[arg-type]
+
+
+def _card_op(e: Engine, node: N.Node, ctx: Ctx, uid: int) -> None:
+    inst = e.s.cards.get(uid)
+    if inst is None:
+        return
+    if isinstance(node, N.MoveCard):
+        C.move(e, inst, node.pile, node.position)
+    elif isinstance(node, N.ExhaustCard):
+        C.move(e, inst, PileScope.EXHAUST)
+    elif isinstance(node, N.DiscardCard):
+        C.move(e, inst, PileScope.DISCARD)
+    elif isinstance(node, N.UpgradeCard):
+        if not inst.upgraded and inst.base.upgrade is not None:
+            inst.set_card(inst.base, True)
+            if e.hot:
+                e.emit(ev.CardModified(inst.uid, inst.card_id, "upgrade", True))
+    elif isinstance(node, N.TransformCard):
+        _transform(e, node, inst)
+    elif isinstance(node, N.ModifyCost):
+        _modify_cost(e, node, ctx, inst)
+
+
+def _ex_cards(e: Engine, node: Any, ctx: Ctx) -> None:
+    _each(e, node, ctx, cards_of(e, node.select, ctx))
+
+
+def _transform(e: Engine, node: N.TransformCard, inst: Any) -> None:
+    if node.into is not None:
+        new = e.c.card(node.into)
+    else:
+        pool = sorted(
+            (c for c in e.c.cards.values()
+             if c.id != inst.card_id and c.type not in (CardType.STATUS, CardType.CURSE)),
+            key=lambda c: c.id,
+        )
+        if node.pool is not None:
+            pool = [c for c in pool if _def_matches(c, node.pool)]
+        if not pool:
+            return
+        new = pool[e.s.rng_cards.below(len(pool))]
+    inst.set_card(new, False)
+    inst.battle_delta = inst.turn_delta = 0
+    inst.battle_set = inst.turn_set = None
+    if e.hot:
+        e.emit(ev.CardModified(inst.uid, inst.card_id, "transform", False))
+
+
+def _def_matches(card: Any, where: Any) -> bool:
+    if where.type is not None and card.type is not where.type:
+        return False
+    if where.keyword is not None and where.keyword not in card.keywords:
+        return False
+    if where.card is not None and card.id != where.card:
+        return False
+    return all(t in card.tags for t in where.tags)
+
+
+def _modify_cost(e: Engine, node: N.ModifyCost, ctx: Ctx, inst: Any) -> None:
+    amount = val(e, node.amount, ctx)
+    set_to = None if node.set_to is None else val(e, node.set_to, ctx)
+    d = node.duration
+    if d == "turn":
+        if set_to is not None:
+            inst.turn_set, inst.turn_delta = set_to, 0
+        inst.turn_delta += amount
+    elif d == "battle":
+        if set_to is not None:
+            inst.battle_set, inst.battle_delta = set_to, 0
+        inst.battle_delta += amount
+    else:  # run: the master deck entry changes too
+        base = inst.active.cost + inst.cost_delta
+        delta = (set_to - base) if set_to is not None else amount
+        inst.cost_delta += delta
+        from ..battle.run import change_master_cost
+
+        change_master_cost(e, inst.origin, delta)
+    if e.hot:
+        e.emit(ev.CardModified(inst.uid, inst.card_id, "cost", inst.upgraded))
+
+
+def _ex_draw(e: Engine, node: N.DrawCards, ctx: Ctx) -> None:
+    C.push_draw(e, val(e, node.count, ctx), automatic=False)
+
+
+def _ex_add(e: Engine, node: N.AddCards, ctx: Ctx) -> None:
+    card = e.c.card(node.card)
+    made = [C.create(e, card, node.pile, node.position, node.upgraded).uid
+            for _ in range(max(0, val(e, node.count, ctx)))]
+    if node.var:
+        ctx.objs[node.var] = ["c", made]
+
+
+def _ex_hook(e: Engine, node: N.RegisterCardHook, ctx: Ctx) -> None:
+    if ctx.entry == "on_play" and not ctx.status:
+        ctx.hooks.append(node)  # registered once the play's deferred branches complete
+    else:
+        register_hook(e, node, ctx.src)
+
+
+def register_hook(e: Engine, node: N.Node, source: int) -> None:
+    s = e.s
+    assert isinstance(node, N.RegisterCardHook)
+    expires = None if node.turns is None else s.player_turns + node.turns
+    s.hooks.append(ActiveHook(node, source, expires, s.next_seq))
+    s.next_seq += 1
+    resolve_intents(e)
+
+
+# ---------------------------------------------------------------- units
+def _card_id(e: Engine, ctx: Ctx) -> str | None:
+    if ctx.status or ctx.src < 0:
+        return None
+    inst = e.s.cards.get(ctx.src)
+    return None if inst is None else inst.card_id
+
+
+def _ex_damage(e: Engine, node: N.DealDamage, ctx: Ctx) -> None:
+    amount = val(e, node.amount, ctx)
+    hits = val(e, node.hits, ctx)
+    rand = node.target.source == "random_enemy"
+    targets = [] if rand else [u.uid for u in units_of(e, node.target, ctx)]
+    if hits == 1 and len(targets) == 1:
+        _hit(e, ctx, amount, targets[0])
+    elif hits > 0 and (targets or rand):
+        e.s.stack.append(Frame(K.DAMAGE, node, 0, [amount, targets, hits, 1 if rand else 0, 0],
+                               ctx))
+
+
+def step_damage(e: Engine, f: Frame) -> None:
+    """One hit on one target per step, so reactions resolve between hits."""
+    amount, targets, hits, rand, ti = f.data
+    s = e.s
+    if f.pc >= hits:
+        s.stack.pop()
+        return
+    if rand:
+        alive = [u.uid for u in s.units[1:] if u.alive]
+        f.pc += 1
+        if alive:
+            _hit(e, f.ctx, amount, alive[s.rng_cards.below(len(alive))])  # type: ignore[arg-type]
+        return
+    if not targets:
+        s.stack.pop()
+        return
+    uid = targets[ti]
+    ti += 1
+    if ti >= len(targets):
+        ti = 0
+        f.pc += 1
+    f.data[4] = ti
+    _hit(e, f.ctx, amount, uid)  # type: ignore[arg-type]
+
+
+def _hit(e: Engine, ctx: Ctx, amount: int, uid: int) -> None:
+    units = e.s.units
+    dst = units[uid]
+    if not dst.alive:
+        return
+    src = units[ctx.owner]
+    if ctx.status:
+        U.deal_damage(e, src, dst, amount, None, attack=False)
+    else:
+        U.deal_damage(e, src, dst, U.attack_damage(e, amount, src, dst), _card_id(e, ctx),
+                      attack=True)
+
+
+def _ex_block(e: Engine, node: N.GainBlock, ctx: Ctx) -> None:
+    amount = val(e, node.amount, ctx)
+    for u in units_of(e, node.target, ctx):
+        U.gain_block(e, u, amount if ctx.status else U.block_amount(e, amount, u))
+
+
+def _ex_lose_hp(e: Engine, node: N.LoseHp, ctx: Ctx) -> None:
+    amount = val(e, node.amount, ctx)
+    for u in units_of(e, node.target, ctx):
+        U.lose_hp(e, u, amount)
+
+
+def _ex_heal(e: Engine, node: N.Heal, ctx: Ctx) -> None:
+    amount = val(e, node.amount, ctx)
+    for u in units_of(e, node.target, ctx):
+        U.heal(e, u, amount)
+
+
+def _ex_energy(e: Engine, node: N.GainEnergy, ctx: Ctx) -> None:
+    n = val(e, node.amount, ctx)
+    s = e.s
+    s.energy = max(0, s.energy + n)
+    if e.hot:
+        e.emit(ev.EnergyGained(n, s.energy))
+
+
+def _ex_apply(e: Engine, node: N.ApplyStatus, ctx: Ctx) -> None:
+    n = val(e, node.amount, ctx)
+    for u in units_of(e, node.target, ctx):
+        U.apply_status(e, u, node.status, n)
+
+
+def _ex_remove(e: Engine, node: N.RemoveStatus, ctx: Ctx) -> None:
+    n = None if node.amount is None else val(e, node.amount, ctx)
+    for u in units_of(e, node.target, ctx):
+        U.remove_status(e, u, node.status, n)
+
+
+def _ex_spawn(e: Engine, node: N.SpawnEnemy, ctx: Ctx) -> None:
+    u = spawn_enemy(e, e.c.enemy(node.enemy))
+    if node.var:
+        ctx.objs[node.var] = ["u", [u.uid]]
+
+
+def _ex_kill(e: Engine, node: N.Kill, ctx: Ctx) -> None:
+    entries = []
+    for u in units_of(e, node.target, ctx):
+        if u.alive:
+            entries += U.die(e, u)
+    if entries:
+        C.push_entries(e, entries)
+
+
+def _ex_revive(e: Engine, node: N.Revive, ctx: Ctx) -> None:
+    hp = val(e, node.hp, ctx)
+    sel = node.target
+    for u in units_of(e, sel, ctx) if sel.source != "all_enemies" else e.s.units[1:]:
+        U.revive(e, u, hp)
+
+
+def _ex_end_turn(e: Engine, node: N.EndTurn, ctx: Ctx) -> None:
+    e.s.end_turn = True
+
+
+def _ex_gold(e: Engine, node: N.GainGold, ctx: Ctx) -> None:
+    n = val(e, node.amount, ctx)
+    s = e.s
+    s.gold = max(0, s.gold + n)
+    if e.hot:
+        e.emit(ev.GoldGained(n, s.gold))
+
+
+EXEC.update({
+    N.Sequence: _ex_sequence, N.Branch: _ex_branch, N.Loop: _ex_loop, N.Foreach: _ex_foreach,
+    N.While: _ex_while, N.Call: _ex_call, N.SetVar: _ex_setvar, N.SetObj: _ex_setobj,
+    N.Choice: _ex_choice, N.Wait: _ex_wait, N.WaitUntil: _ex_wait_until,
+    N.AnimationGate: _ex_gate, N.DrawCards: _ex_draw, N.AddCards: _ex_add,
+    N.MoveCard: _ex_cards, N.ExhaustCard: _ex_cards, N.DiscardCard: _ex_cards,
+    N.ModifyCost: _ex_cards, N.UpgradeCard: _ex_cards, N.TransformCard: _ex_cards,
+    N.RegisterCardHook: _ex_hook, N.DealDamage: _ex_damage, N.GainBlock: _ex_block,
+    N.LoseHp: _ex_lose_hp, N.Heal: _ex_heal, N.GainEnergy: _ex_energy,
+    N.ApplyStatus: _ex_apply, N.RemoveStatus: _ex_remove, N.SpawnEnemy: _ex_spawn,
+    N.Kill: _ex_kill, N.Revive: _ex_revive, N.EndTurn: _ex_end_turn, N.GainGold: _ex_gold,
+})
+STEP.update({
+    N.Sequence: _st_sequence, N.Loop: _st_loop, N.Foreach: _st_foreach, N.While: _st_while,
+})
+

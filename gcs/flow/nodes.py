@@ -1,0 +1,294 @@
+"""Node kinds of a behaviour graph (FlowGraph). Nodes are immutable; a graph is a tree of them.
+
+Composite nodes (Sequence, Branch, Loop, Foreach, While, Choice, Call) hold other nodes.
+Pausing nodes (Choice, Wait, AnimationGate) suspend the whole effect wave; WaitUntil
+detaches the rest of the entry as a delayed continuation. Everything else is an action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from ..enums import DrawPilePosition, PileScope
+from .exprs import CardFilter, CardSel, Cond, UnitSel, Value
+
+
+@dataclass(frozen=True, slots=True)
+class HookDef:
+    """A rule that changes play: ``cost`` (add/set), ``playable`` (forbid), ``hand_size``, ``draw``, ``energy`` (add)."""
+
+    kind: str
+    op: str = "add"
+    amount: int = 0
+    where: CardFilter | None = None
+
+
+HOOK_KINDS = ("cost", "playable", "hand_size", "draw", "energy")
+HOOK_OPS = ("add", "set", "forbid")
+
+
+# ---------------------------------------------------------------- control flow
+@dataclass(frozen=True, slots=True)
+class Sequence:
+    steps: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Branch:
+    cond: Cond
+    then: Node
+    otherwise: Node | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Loop:
+    count: Value
+    body: Node
+    var: str | None = None  # iteration index slot
+
+
+@dataclass(frozen=True, slots=True)
+class Foreach:
+    select: CardSel | UnitSel
+    var: str
+    body: Node
+
+
+@dataclass(frozen=True, slots=True)
+class While:
+    cond: Cond
+    body: Node
+    max_iterations: int = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    graph: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetVar:
+    name: str
+    value: Value
+
+
+@dataclass(frozen=True, slots=True)
+class SetObj:
+    name: str
+    select: CardSel | UnitSel
+
+
+# ---------------------------------------------------------------- pausing
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """Ask the player to pick ``min``..``max`` of the candidates; ``skipped`` when none or no presenter."""
+
+    select: CardSel | UnitSel
+    var: str
+    then: Node | None = None
+    skipped: Node | None = None
+    min: int = 1
+    max: int = 1
+    prompt: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """Pause the whole effect wave for ``seconds`` of game clock."""
+
+    seconds: float
+
+
+WAIT_UNTIL = ("player_turn_start", "player_turn_end", "enemy_phase_end")
+
+
+@dataclass(frozen=True, slots=True)
+class WaitUntil:
+    """Delayed continuation: the rest of this entry resumes at a later phase point."""
+
+    when: str
+    turns: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class AnimationGate:
+    """Pause the whole effect wave until ``complete_animation`` opens the gate."""
+
+    name: str = ""
+
+
+# ---------------------------------------------------------------- cards
+@dataclass(frozen=True, slots=True)
+class DrawCards:
+    count: Value
+
+
+@dataclass(frozen=True, slots=True)
+class AddCards:
+    card: str
+    pile: PileScope = PileScope.HAND
+    position: DrawPilePosition = DrawPilePosition.RANDOM
+    upgraded: bool = False
+    count: Value = 1
+    var: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCard:
+    select: CardSel
+    pile: PileScope
+    position: DrawPilePosition = DrawPilePosition.TOP
+
+
+@dataclass(frozen=True, slots=True)
+class ExhaustCard:
+    select: CardSel
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardCard:
+    select: CardSel
+
+
+@dataclass(frozen=True, slots=True)
+class ModifyCost:
+    """Change the cost of cards: by ``amount`` or to ``set_to``, for ``turn``, ``battle`` or ``run``."""
+
+    select: CardSel
+    amount: Value = 0
+    set_to: Value | None = None
+    duration: str = "battle"
+
+
+COST_DURATIONS = ("turn", "battle", "run")
+
+
+@dataclass(frozen=True, slots=True)
+class UpgradeCard:
+    select: CardSel
+
+
+@dataclass(frozen=True, slots=True)
+class TransformCard:
+    """Replace each selected instance by ``into``, or by a random card matching ``pool``."""
+
+    select: CardSel
+    into: str | None = None
+    pool: CardFilter | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RegisterCardHook:
+    """A Card Hook; from a played card it registers after every deferred branch completes."""
+
+    hook: HookDef
+    turns: int | None = None
+
+
+# ---------------------------------------------------------------- units
+@dataclass(frozen=True, slots=True)
+class DealDamage:
+    amount: Value
+    target: UnitSel
+    hits: Value = 1
+
+
+@dataclass(frozen=True, slots=True)
+class GainBlock:
+    amount: Value
+    target: UnitSel
+
+
+@dataclass(frozen=True, slots=True)
+class LoseHp:
+    amount: Value
+    target: UnitSel
+
+
+@dataclass(frozen=True, slots=True)
+class Heal:
+    amount: Value
+    target: UnitSel
+
+
+@dataclass(frozen=True, slots=True)
+class GainEnergy:
+    amount: Value
+
+
+@dataclass(frozen=True, slots=True)
+class ApplyStatus:
+    status: str
+    amount: Value
+    target: UnitSel
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveStatus:
+    status: str
+    target: UnitSel
+    amount: Value | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SpawnEnemy:
+    enemy: str
+    var: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Kill:
+    target: UnitSel
+
+
+@dataclass(frozen=True, slots=True)
+class Revive:
+    target: UnitSel
+    hp: Value
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    """Ask to end the player turn once the current whole effect wave has resolved."""
+
+
+@dataclass(frozen=True, slots=True)
+class GainGold:
+    amount: Value
+
+
+Node = Union[
+    Sequence, Branch, Loop, Foreach, While, Call, SetVar, SetObj,
+    Choice, Wait, WaitUntil, AnimationGate,
+    DrawCards, AddCards, MoveCard, ExhaustCard, DiscardCard, ModifyCost, UpgradeCard,
+    TransformCard, RegisterCardHook,
+    DealDamage, GainBlock, LoseHp, Heal, GainEnergy, ApplyStatus, RemoveStatus,
+    SpawnEnemy, Kill, Revive, EndTurn, GainGold,
+]
+
+NODE_TYPES: tuple[type, ...] = Node.__args__  # type: ignore[attr-defined]
+
+
+def children(node: Node) -> list[Node]:
+    """The direct child nodes of ``node`` (in execution order)."""
+    if isinstance(node, Sequence):
+        return list(node.steps)
+    if isinstance(node, Branch):
+        return [node.then] + ([node.otherwise] if node.otherwise is not None else [])
+    if isinstance(node, (Loop, Foreach, While)):
+        return [node.body]
+    if isinstance(node, Choice):
+        return [n for n in (node.then, node.skipped) if n is not None]
+    return []
+
+
+def walk(node: Node) -> list[Node]:
+    """All nodes of a graph in pre-order (the order that numbers them)."""
+    out: list[Node] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        stack.extend(reversed(children(n)))
+    return out

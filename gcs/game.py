@@ -1,0 +1,605 @@
+"""``gcs.Game``: the GCSApi facade. One run (master deck) plus at most one active battle."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+from . import engine as _engine
+from .battle import cards as C
+from .battle import run as R
+from .battle.hooks import effective_cost
+from .battle.intents import make_enemy
+from .battle.phases import enter, finish_battle
+from .battle.play import check_instance, check_target, commit_play, refusal
+from .battle.rewards import apply as apply_reward_to_run
+from .battle.state import CHOICE, GATE, NO_PAUSE, WAIT, CardInstance, MasterEntry, Reward, State, Unit
+from .content.db import Content
+from .content.defs import CharacterDef, EncounterDef, GameCard
+from .enums import BattlePhase, DrawPilePosition, Pile, PileScope, TargetMode
+from .errors import (
+    BusyError,
+    ChoiceError,
+    GameError,
+    NoBattleError,
+    RewardError,
+)
+from .events import EffectResumed, Event
+from .rng import Rng, derive
+from .rules import BattleRules
+
+E = TypeVar("E", bound=Event)
+
+
+class PendingChoice:
+    """The open Choice: prompt, candidates (cards or units), min and max picks."""
+
+    __slots__ = ("candidates", "max", "min", "prompt")
+
+    def __init__(self, prompt: str, candidates: list[Any], lo: int, hi: int) -> None:
+        self.prompt = prompt
+        self.candidates = candidates
+        self.min = lo
+        self.max = hi
+
+    def __repr__(self) -> str:
+        return f"PendingChoice({self.prompt!r}, {self.candidates}, min={self.min}, max={self.max})"
+
+
+class Game:
+    """One GCS runtime: a run plus at most one battle. Many games can live in one process."""
+
+    def __init__(self, content: Content, *, seed: int | None = None,
+                 rules: BattleRules | None = None, character: str | None = None,
+                 log_events: bool = True, presenter: bool = True) -> None:
+        if seed is None:
+            seed = int.from_bytes(os.urandom(8), "little")
+        self.seed = seed
+        self.content = content
+        self.rules = rules or BattleRules()
+        state = State(derive(seed, "run"))
+        state.seed = seed
+        self._e = _engine.Engine(content, state, self.rules, logging=log_events,
+                                 presenter=presenter)
+        self._char: CharacterDef | None = None
+        if character is None and content.characters:
+            character = sorted(content.characters)[0]
+        if character is not None:
+            ch = content.character(character)
+            self._char = ch
+            state.character = ch.id
+            state.hp = state.max_hp = ch.max_hp
+            state.gold = ch.gold
+            self._e.logging = False
+            for d in ch.starting_deck:
+                for _ in range(d.count):
+                    R.add_entry(self._e, d.card, d.upgraded)
+            self._e.logging = log_events
+        else:
+            state.hp = state.max_hp = 80
+
+    # ------------------------------------------------------------ internals
+    def _begin(self) -> _engine.Engine:
+        e = self._e
+        if e.busy:
+            raise BusyError("the runtime is resolving an effect; call it after the event handler")
+        return e
+
+    def _battle(self) -> _engine.Engine:
+        e = self._begin()
+        if not e.s.active:
+            raise NoBattleError("no battle is active (call start_battle first)")
+        return e
+
+    def _run(self) -> None:
+        e = self._e
+        e.busy = True
+        try:
+            e.run()
+        finally:
+            e.busy = False
+
+    def _idle(self) -> _engine.Engine:
+        e = self._battle()
+        if e.s.pause != NO_PAUSE:
+            raise GameError("an effect is waiting (Choice, Wait or Animation Gate); resolve it first")
+        return e
+
+    # ------------------------------------------------------------ state
+    @property
+    def phase(self) -> BattlePhase:
+        return self._e.s.phase
+
+    @property
+    def phase_history(self) -> list[tuple[BattlePhase, int]]:
+        """Every phase transition of the current (or last) battle, with its turn number."""
+        return list(self._e.s.history)
+
+    @property
+    def turn_number(self) -> int:
+        return self._e.s.turn
+
+    @property
+    def is_battle_active(self) -> bool:
+        return self._e.s.active
+
+    @property
+    def is_waiting_for_choice(self) -> bool:
+        return self._e.s.pause == CHOICE
+
+    @property
+    def is_waiting(self) -> bool:
+        return self._e.s.pause != NO_PAUSE
+
+    @property
+    def is_waiting_for_reward(self) -> bool:
+        return self._e.s.rewards is not None
+
+    @property
+    def waiting_kind(self) -> str | None:
+        """``"choice"``, ``"wait"``, ``"gate"`` or None."""
+        return {CHOICE: "choice", WAIT: "wait", GATE: "gate"}.get(self._e.s.pause)
+
+    @property
+    def energy(self) -> int:
+        return self._e.s.energy
+
+    @property
+    def player(self) -> Unit | None:
+        u = self._e.s.units
+        return u[0] if u else None
+
+    @property
+    def enemies(self) -> list[Unit]:
+        s = self._e.s
+        return s.units[1:] if s.active else []
+
+    @property
+    def gold(self) -> int:
+        return self._e.s.gold
+
+    @property
+    def run_hp(self) -> tuple[int, int]:
+        """The run's (HP, max HP), carried from battle to battle."""
+        return self._e.s.hp, self._e.s.max_hp
+
+    @property
+    def last_result(self) -> bool | None:
+        """True/False once a battle has ended (won/lost), else None."""
+        return self._e.s.result
+
+    @property
+    def current_hand(self) -> list[CardInstance] | None:
+        return self.hand() if self._e.s.active else None
+
+    @property
+    def pending_choice(self) -> PendingChoice | None:
+        s = self._e.s
+        if s.pause != CHOICE:
+            return None
+        return PendingChoice(s.choice_prompt, self._objects(s.choice_kind, s.choice_ids),
+                             s.choice_min, s.choice_max)
+
+    @property
+    def offered_rewards(self) -> list[Reward]:
+        r = self._e.s.rewards
+        return [] if r is None else list(r)
+
+    @property
+    def clock(self) -> float:
+        return self._e.s.clock
+
+    @property
+    def stats(self) -> dict[str, dict[str, int]]:
+        """Plays and damage dealt to enemies per card id in the current (or last) battle."""
+        s = self._e.s
+        return {"plays": dict(s.plays), "damage": dict(s.damage)}
+
+    def _objects(self, kind: str, ids: list[int]) -> list[Any]:
+        s = self._e.s
+        if kind == "c":
+            return [s.cards[i] for i in ids]
+        return [s.units[i] for i in ids]
+
+    # ------------------------------------------------------------ piles
+    def _pile(self, ids: list[int]) -> list[CardInstance]:
+        cards = self._e.s.cards
+        return [cards[i] for i in ids]
+
+    def hand(self) -> list[CardInstance]:
+        return self._pile(self._e.s.hand)
+
+    def draw_pile(self) -> list[CardInstance]:
+        """The draw pile; its last element is the top, drawn next."""
+        return self._pile(self._e.s.draw)
+
+    def discard_pile(self) -> list[CardInstance]:
+        return self._pile(self._e.s.discard)
+
+    def exhaust_pile(self) -> list[CardInstance]:
+        return self._pile(self._e.s.exhaust)
+
+    def played_this_turn(self) -> list[CardInstance]:
+        return self._pile(self._e.s.played)
+
+    def drawn_this_turn(self) -> list[CardInstance]:
+        return self._pile(self._e.s.drawn)
+
+    def pile(self, scope: PileScope) -> list[CardInstance]:
+        """Read a pile; MASTER gives temporary instances of the master deck, ALL the 4 piles."""
+        s = self._e.s
+        if scope is PileScope.MASTER:
+            return [CardInstance(-1 - i, self.content.card(m.card_id), m.upgraded, m.cost_delta,
+                                 m.uid) for i, m in enumerate(s.master)]
+        if scope is PileScope.ALL:
+            return self._pile(s.hand + s.draw + s.discard + s.exhaust)
+        return self._pile(s.pile_list(Pile[scope.name]))
+
+    # ------------------------------------------------------------ battle
+    def start_battle(self, encounter: str | EncounterDef | None) -> None:
+        """Run StartBattle steps 1-7; returns in the first PlayerPhase (or paused)."""
+        e = self._begin()
+        if encounter is None:
+            raise GameError("start_battle(None): no encounter given, no battle started")
+        enc = encounter if isinstance(encounter, EncounterDef) else self.content.encounter(encounter)
+        for eid in enc.enemies:
+            self.content.enemy(eid)
+        s = e.s
+        # 1. clear any battle state left from a previous battle
+        s.reset_battle()
+        s.battles += 1
+        base = derive(self.seed, f"battle{s.battles}")
+        s.rng_shuffle = Rng(derive(base, "shuffle"))
+        s.rng_ai = Rng(derive(base, "ai"))
+        s.rng_cards = Rng(derive(base, "cards"))
+        s.active = True
+        s.encounter = enc.id
+        s.hand_rule = enc.hand_discard
+        e.busy = True
+        try:
+            enter(e, BattlePhase.INITIALIZE)
+            # 2. runtime units for the player and the enemies of the encounter
+            player = Unit(0, s.character or "player", self._char.name if self._char else "Player",
+                          max(1, s.hp), s.max_hp)
+            s.units = [player]
+            if self._char is not None:
+                from .battle.combat import apply_status
+
+                for sid, n in self._char.statuses.items():
+                    apply_status(e, player, sid, n)
+            for eid in enc.enemies:
+                make_enemy(e, self.content.enemies[eid])
+            # 3. the draw pile from the run master deck (else the starting deck), shuffled
+            entries = s.master
+            if not entries and self._char is not None:
+                entries = [MasterEntry(d.card, d.upgraded) for d in self._char.starting_deck
+                           for _ in range(d.count)]
+            for m in entries:
+                inst = C.new_instance(e, self.content.card(m.card_id), m.upgraded, m.cost_delta,
+                                      m.uid)
+                inst.pile = Pile.DRAW
+                s.draw.append(inst.uid)
+            s.rng_shuffle.shuffle(s.draw)
+            # 4-7 run as frames (innate + opening draw, BattleStarted, intents, PlayerTurnStart)
+            from .battle.frames import START
+            from .battle.state import Frame
+
+            s.stack.append(Frame(START, None, 0, None, None))
+            e.run()
+        finally:
+            e.busy = False
+
+    def can_play_card(self, card: CardInstance) -> bool:
+        """Could this card be played now (ignoring the target, which is chosen after)?"""
+        e = self._battle()
+        inst = check_instance(e, card)
+        t = -1
+        if inst.active.target is TargetMode.SINGLE_ENEMY:
+            alive = [u.uid for u in e.s.units[1:] if u.alive]
+            t = alive[0] if alive else -1
+        return refusal(e, inst, t) is None
+
+    def play_refusal(self, card: CardInstance, target: Any = None) -> str | None:
+        """Why ``try_play_card(card, target)`` would return False now, or None."""
+        e = self._battle()
+        inst = check_instance(e, card)
+        return refusal(e, inst, check_target(e, inst, target))
+
+    def requires_target(self, card: GameCard | CardInstance) -> bool:
+        """True when the card needs a single-enemy target picker."""
+        c = card.active if isinstance(card, CardInstance) else card
+        return c.target is TargetMode.SINGLE_ENEMY
+
+    def try_play_card(self, card: CardInstance, target: Any = None) -> bool:
+        """Validate everything, then play; False (and no change) if the play is refused."""
+        e = self._battle()
+        inst = check_instance(e, card)
+        t = check_target(e, inst, target)
+        if refusal(e, inst, t) is not None:
+            return False
+        e.busy = True
+        try:
+            commit_play(e, inst, t)
+            e.run()
+        finally:
+            e.busy = False
+        return True
+
+    def end_player_turn(self) -> bool:
+        """Run EndPlayerTurn steps 1-6 and the enemy phase; False if not allowed now."""
+        e = self._battle()
+        s = e.s
+        if s.phase is not BattlePhase.PLAYER_PHASE or s.pause != NO_PAUSE or s.stack:
+            return False
+        from .battle.phases import push_turn_end
+
+        push_turn_end(e)
+        self._run()
+        return True
+
+    def choose(self, selection: Sequence[Any] | Any) -> None:
+        """Answer the open Choice with candidates (or their indices); wrong answers raise."""
+        e = self._battle()
+        s = e.s
+        if s.pause != CHOICE:
+            raise ChoiceError("no Choice is open")
+        if not isinstance(selection, (list, tuple)):
+            selection = [selection]
+        ids: list[int] = []
+        for x in selection:
+            if isinstance(x, bool):
+                raise ChoiceError(f"not a candidate: {x!r}")
+            if isinstance(x, int):
+                if not 0 <= x < len(s.choice_ids):
+                    raise ChoiceError(f"candidate index {x} out of range 0..{len(s.choice_ids) - 1}")
+                ids.append(s.choice_ids[x])
+            elif isinstance(x, (CardInstance, Unit)) and s.choice_kind == (
+                    "c" if isinstance(x, CardInstance) else "u"):
+                if x.uid not in s.choice_ids or self._objects(s.choice_kind, [x.uid])[0] is not x:
+                    raise ChoiceError(f"{x!r} is not a candidate of this Choice")
+                ids.append(x.uid)
+            else:
+                raise ChoiceError(f"not a candidate: {x!r}")
+        if len(set(ids)) != len(ids):
+            raise ChoiceError("a candidate was chosen twice")
+        if not s.choice_min <= len(ids) <= s.choice_max:
+            raise ChoiceError(
+                f"choose between {s.choice_min} and {s.choice_max} candidates, got {len(ids)}")
+        frame = s.stack[-1]
+        node = frame.node
+        assert frame.ctx is not None and node is not None
+        frame.ctx.objs[node.var] = [s.choice_kind, ids]  # type: ignore[union-attr]
+        s.pause = NO_PAUSE
+        s.choice_ids = []
+        if e.hot:
+            from .events import ChoiceMade
+
+            e.emit(ChoiceMade(tuple(ids), False))
+        self._run()
+
+    def advance_time(self, seconds: float) -> bool:
+        """Advance the game clock; a finished Wait resumes its wave. True if one resumed."""
+        e = self._begin()
+        if seconds < 0:
+            raise GameError(f"advance_time needs seconds >= 0, got {seconds}")
+        s = e.s
+        s.clock += seconds
+        if s.pause != WAIT:
+            return False
+        s.wait_left -= seconds
+        if s.wait_left > 1e-9:
+            return False
+        s.wait_left = 0.0
+        s.pause = NO_PAUSE
+        if e.hot:
+            e.emit(EffectResumed("wait"))
+        self._run()
+        return True
+
+    def complete_animation(self, gate: str | None = None) -> bool:
+        """Open the pending Animation Gate (any, or the one named); True if one opened."""
+        e = self._begin()
+        s = e.s
+        if s.pause != GATE or (gate is not None and gate != s.gate):
+            return False
+        s.pause = NO_PAUSE
+        s.gate = ""
+        if e.hot:
+            e.emit(EffectResumed("gate"))
+        self._run()
+        return True
+
+    def settle(self) -> None:
+        """Finish every pending Wait and Animation Gate at once (the headless clock)."""
+        s = self._e.s
+        while s.pause in (WAIT, GATE):
+            if s.pause == WAIT:
+                self.advance_time(s.wait_left)
+            else:
+                self.complete_animation()
+
+    def apply_reward(self, reward: Reward | int) -> None:
+        """Take one offered reward (or its index); publishes the final BattleEnded."""
+        e = self._battle()
+        s = e.s
+        if s.rewards is None:
+            raise RewardError("no reward is offered")
+        if isinstance(reward, int) and not isinstance(reward, bool):
+            if not 0 <= reward < len(s.rewards):
+                raise RewardError(f"reward index {reward} out of range")
+            reward = s.rewards[reward]
+        if reward not in s.rewards:
+            raise RewardError(f"{reward} was not offered")
+        e.busy = True
+        try:
+            apply_reward_to_run(e, reward)
+            finish_battle(e, won=True)
+        finally:
+            e.busy = False
+
+    def skip_reward(self) -> None:
+        e = self._battle()
+        if e.s.rewards is None:
+            raise RewardError("no reward is offered")
+        e.busy = True
+        try:
+            finish_battle(e, won=True)
+        finally:
+            e.busy = False
+
+    # ------------------------------------------------------------ cards
+    def get_active_card(self, instance: CardInstance) -> GameCard:
+        if not isinstance(instance, CardInstance):
+            raise GameError(f"expected a CardInstance, got {type(instance).__name__}")
+        return instance.active
+
+    def get_effective_energy_cost(self, instance: CardInstance) -> int:
+        """Definition cost, master-deck delta, temporary modifiers, cost hooks (>= 0)."""
+        if not isinstance(instance, CardInstance):
+            raise GameError(f"expected a CardInstance, got {type(instance).__name__}")
+        return effective_cost(self._e, instance)
+
+    def format_description(self, card: GameCard | CardInstance,
+                           instance: CardInstance | None = None) -> str:
+        """The card-face text with the active card's numbers filled in."""
+        from .battle.describe import describe
+
+        return describe(self._e, card, instance)
+
+    def _card_def(self, card: GameCard | str) -> GameCard:
+        if isinstance(card, GameCard):
+            return self.content.card(card.id) if card.id in self.content.cards else card
+        return self.content.card(card)
+
+    def draw_cards(self, count: int) -> int:
+        """Draw up to ``count`` cards (stops at a full hand); returns how many were drawn."""
+        e = self._idle()
+        if count < 0:
+            raise GameError(f"draw_cards needs count >= 0, got {count}")
+        before = len(e.s.drawn)
+        C.push_draw(e, count, automatic=False)
+        self._run()
+        return len(e.s.drawn) - before
+
+    def add_card_to_hand(self, card: GameCard | str, upgraded: bool = False) -> CardInstance:
+        """Create an instance in hand (a full hand sends it to Discard with the lifecycle)."""
+        return self.add_card_to_pile(card, PileScope.HAND, upgraded=upgraded)
+
+    def add_card_to_pile(self, card: GameCard | str, pile: PileScope,
+                         position: DrawPilePosition = DrawPilePosition.RANDOM,
+                         upgraded: bool = False) -> CardInstance:
+        """Create an instance directly in a pile: placement, not a discard/exhaust lifecycle."""
+        e = self._idle()
+        d = self._card_def(card)
+        if pile in (PileScope.MASTER, PileScope.ALL):
+            raise GameError(f"cannot create a battle card in {pile.name}; use add_card_to_master_deck")
+        e.busy = True
+        try:
+            inst = C.create(e, d, pile, position, upgraded)
+            e.run()
+        finally:
+            e.busy = False
+        return inst
+
+    def move_card_to_pile(self, instance: CardInstance, pile: PileScope,
+                          position: DrawPilePosition = DrawPilePosition.TOP) -> None:
+        """Move with the full lifecycle; to its own pile is a no-op; MASTER/ALL remove it."""
+        e = self._idle()
+        inst = check_instance(e, instance)
+        e.busy = True
+        try:
+            C.move(e, inst, pile, position)
+            e.run()
+        finally:
+            e.busy = False
+
+    def shuffle_draw_pile(self) -> None:
+        e = self._idle()
+        C.shuffle_draw(e)
+
+    # ------------------------------------------------------------ master deck
+    def get_master_deck(self) -> list[MasterEntry]:
+        return list(self._e.s.master)
+
+    def set_master_deck(self, entries: Iterable[MasterEntry | str | tuple[str, bool]]) -> None:
+        R.set_entries(self._begin(), list(entries))
+
+    def add_card_to_master_deck(self, card: GameCard | str, is_upgraded: bool = False) -> MasterEntry:
+        d = self._card_def(card)
+        return R.add_entry(self._begin(), d.id, is_upgraded)
+
+    def remove_card_from_master_deck(self, card_id: str, remove_first_only: bool = True) -> int:
+        """Remove the first (or every) entry of ``card_id``; returns how many were removed."""
+        return R.remove_entries(self._begin(), card_id, remove_first_only)
+
+    def upgrade_card_in_master_deck(self, card_id: str) -> bool:
+        return R.upgrade_entry(self._begin(), card_id)
+
+    def clear_master_deck(self) -> None:
+        self._begin().s.master = []
+
+    # ------------------------------------------------------------ events
+    def subscribe(self, event_class: type[E], handler: Callable[[E], None]) -> Callable[[], None]:
+        """Call ``handler`` synchronously for each ``event_class`` (``Event``: all); returns unsubscribe."""
+        e = self._e
+        e.subs.setdefault(event_class, []).append(handler)
+        e.refresh_hot()
+
+        def unsubscribe() -> None:
+            hs = e.subs.get(event_class, [])
+            if handler in hs:
+                hs.remove(handler)
+            e.refresh_hot()
+
+        return unsubscribe
+
+    @property
+    def event_log(self) -> list[Event]:
+        return list(self._e.log)
+
+    def clear_event_log(self) -> None:
+        self._e.log.clear()
+
+    # ------------------------------------------------------------ copies and saves
+    def clone(self) -> Game:
+        """An independent copy (no subscribers), equal to this game; works while paused."""
+        g = Game.__new__(Game)
+        g.seed = self.seed
+        g.content = self.content
+        g.rules = self.rules
+        g._char = self._char
+        e = self._e
+        n = _engine.Engine(self.content, e.s.clone(), self.rules, logging=e.logging,
+                           presenter=e.presenter)
+        n.log = e.log.copy()
+        g._e = n
+        return g
+
+    def to_json(self) -> dict[str, Any]:
+        """A complete save (run, battle, paused effects) as JSON-compatible data."""
+        from .battle.save import dump
+
+        return dump(self)
+
+    @classmethod
+    def from_json(cls, content: Content, data: dict[str, Any]) -> Game:
+        from .battle.save import load
+
+        return load(cls, content, data)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        s = self._e.s
+        if not s.active:
+            return f"<Game seed={self.seed} no battle, deck={len(s.master)}>"
+        p = s.units[0]
+        foes = ", ".join(f"{u.name} {u.hp}" for u in s.units[1:] if u.alive)
+        return (f"<Game {s.phase.name} turn {s.turn} hp {p.hp} energy {s.energy} "
+                f"hand {len(s.hand)} draw {len(s.draw)} discard {len(s.discard)} | {foes}>")
