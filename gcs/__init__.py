@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import events
+from .agent import Action
 from .battle.state import CardInstance, Intent, MasterEntry, Reward, Unit
 from .content.db import Content
 from .content.defs import (
@@ -45,14 +46,6 @@ def builtin_content() -> Content:
     from .content.loader import builtin_content as _builtin
 
     return _builtin()
-
-
-def __getattr__(name: str) -> Any:
-    if name == "Action":
-        from .agent import Action
-
-        return Action
-    raise AttributeError(name)
 
 
 __all__ = [

@@ -6,6 +6,7 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
+from . import agent as _agent
 from . import engine as _engine
 from .battle import cards as C
 from .battle import run as R
@@ -26,6 +27,7 @@ from .errors import (
     RewardError,
 )
 from .events import EffectResumed, Event
+from .flow.nodes import Choice
 from .rng import Rng, derive
 from .rules import BattleRules
 
@@ -369,7 +371,8 @@ class Game:
         frame = s.stack[-1]
         node = frame.node
         assert frame.ctx is not None and node is not None
-        frame.ctx.objs[node.var] = [s.choice_kind, ids]  # type: ignore[union-attr]
+        assert isinstance(node, Choice)
+        frame.ctx.objs[node.var] = [s.choice_kind, ids]
         s.pause = NO_PAUSE
         s.choice_ids = []
         if e.hot:
@@ -561,6 +564,19 @@ class Game:
     def clear_event_log(self) -> None:
         self._e.log.clear()
 
+    # ------------------------------------------------------------ agent surface
+    def legal_actions(self) -> list[_agent.Action]:
+        """Every legal input now, sorted and deterministic (see gcs.agent)."""
+        return _agent.legal_actions(self)
+
+    def apply(self, action: _agent.Action | str) -> None:
+        """Perform a legal action, then settle Waits/Gates; IllegalActionError changes nothing."""
+        _agent.apply(self, _agent.check_action(self, action))
+
+    def observation(self) -> dict[str, Any]:
+        """What the player may see (no draw order, no RNG state)."""
+        return _agent.observation(self)
+
     # ------------------------------------------------------------ copies and saves
     def clone(self) -> Game:
         """An independent copy (no subscribers), equal to this game; works while paused."""
@@ -603,3 +619,4 @@ class Game:
         foes = ", ".join(f"{u.name} {u.hp}" for u in s.units[1:] if u.alive)
         return (f"<Game {s.phase.name} turn {s.turn} hp {p.hp} energy {s.energy} "
                 f"hand {len(s.hand)} draw {len(s.draw)} discard {len(s.discard)} | {foes}>")
+

@@ -60,11 +60,11 @@ def choose_move(e: Engine, u: Unit, d: EnemyDef) -> str:
     if not options:
         return d.moves[0].id
     total = sum(w.weight for w in options)
-    r = e.s.rng_ai.below(total) if total > 0 else 0
+    k = e.s.rng_ai.below(total) if total > 0 else 0
     for w in options:
-        if r < w.weight:
+        if k < w.weight:
             return w.move
-        r -= w.weight
+        k -= w.weight
     return options[-1].move
 
 

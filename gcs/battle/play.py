@@ -103,9 +103,9 @@ def step_play(e: Engine, f: Frame) -> None:
     pc = f.pc
     f.pc = pc + 1
     if pc == 0:
-        node = ctx_card(e, uid)
-        if node is not None and node.on_play is not None:
-            s.stack.append(Frame(K.ENTRY, node.on_play, 0, None, ctx))
+        card = ctx_card(e, uid)
+        if card is not None and card.on_play is not None:
+            s.stack.append(Frame(K.ENTRY, card.on_play, 0, None, ctx))
         return
     if pc == 1:
         player = s.units[0]
@@ -122,8 +122,8 @@ def step_play(e: Engine, f: Frame) -> None:
         if ctx.hooks:
             from ..flow.interp import register_hook
 
-            for node in ctx.hooks:
-                register_hook(e, node, uid)
+            for hook in ctx.hooks:
+                register_hook(e, hook, uid)
             ctx.hooks.clear()
         # 5. destination: an authored move is kept; Exhaust lifecycle; else Discard silently
         inst = s.cards.get(uid)

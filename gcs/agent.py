@@ -1,0 +1,251 @@
+"""The agent surface: ``Action`` values with a text form, legal actions, apply, observation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from .battle.hooks import effective_cost
+from .battle.play import refusal
+from .battle.state import CHOICE, NO_PAUSE, Unit
+from .enums import BattlePhase, TargetMode
+from .errors import GameError, IllegalActionError
+
+if TYPE_CHECKING:
+    from .game import Game
+
+PLAY, CHOOSE, END, REWARD, SKIP = "play", "choose", "end", "reward", "skip"
+MAX_CHOICE_ACTIONS = 512
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Action:
+    """One input: ``play 3 @e0``, ``play 2``, ``choose 1,4``, ``choose -``, ``end``, ``reward 1``, ``skip``.
+
+    ``card`` is a hand index, ``target`` an enemy index (encounter order), ``choice`` the chosen
+    candidate indices, ``reward`` an index into ``offered_rewards``.
+    """
+
+    kind: str
+    card: int = -1
+    target: int = -1
+    choice: tuple[int, ...] = ()
+    reward: int = -1
+
+    def __str__(self) -> str:
+        k = self.kind
+        if k == PLAY:
+            return f"play {self.card}" + (f" @e{self.target}" if self.target >= 0 else "")
+        if k == CHOOSE:
+            return "choose " + (",".join(map(str, self.choice)) if self.choice else "-")
+        if k == REWARD:
+            return f"reward {self.reward}"
+        return k
+
+    @staticmethod
+    def parse(text: str) -> Action:
+        """The action a text form stands for (inverse of ``str``)."""
+        parts = text.split()
+        if not parts:
+            raise IllegalActionError("empty action text")
+        k = parts[0]
+        try:
+            if k == PLAY and len(parts) in (2, 3):
+                target = -1
+                if len(parts) == 3:
+                    if not parts[2].startswith("@e"):
+                        raise ValueError(parts[2])
+                    target = int(parts[2][2:])
+                card = int(parts[1])
+                if card < 0 or (len(parts) == 3 and target < 0):
+                    raise ValueError(text)
+                return Action(PLAY, card=card, target=target)
+            if k == CHOOSE and len(parts) == 2:
+                if parts[1] == "-":
+                    return Action(CHOOSE)
+                idx = tuple(int(x) for x in parts[1].split(","))
+                if any(i < 0 for i in idx):
+                    raise ValueError(text)
+                return Action(CHOOSE, choice=idx)
+            if k == REWARD and len(parts) == 2:
+                r = int(parts[1])
+                if r < 0:
+                    raise ValueError(text)
+                return Action(REWARD, reward=r)
+            if k in (END, SKIP) and len(parts) == 1:
+                return Action(k)
+        except ValueError:
+            pass
+        raise IllegalActionError(
+            f"cannot parse action {text!r} (expected 'play N [@eK]', 'choose I,J', 'end', "
+            f"'reward N' or 'skip')")
+
+    @staticmethod
+    def play(card: int, target: int = -1) -> Action:
+        return Action(PLAY, card=card, target=target)
+
+    @staticmethod
+    def choose(*indices: int) -> Action:
+        return Action(CHOOSE, choice=tuple(indices))
+
+    @staticmethod
+    def end() -> Action:
+        return Action(END)
+
+
+END_ACTION = Action(END)
+SKIP_ACTION = Action(SKIP)
+
+
+def legal_actions(g: Game) -> list[Action]:
+    """Every legal input now, sorted: plays (hand order, then target), End; or choice answers;
+    or reward answers. Empty iff nothing can be input."""
+    e = g._e
+    s = e.s
+    if not s.active:
+        return []
+    if s.rewards is not None:
+        return [Action(REWARD, reward=i) for i in range(len(s.rewards))] + [SKIP_ACTION]
+    if s.pause == CHOICE:
+        n = len(s.choice_ids)
+        out = []
+        for k in range(s.choice_min, s.choice_max + 1):
+            for combo in combinations(range(n), k):
+                out.append(Action(CHOOSE, choice=combo))
+                if len(out) >= MAX_CHOICE_ACTIONS:
+                    return out
+        return out
+    if s.pause != NO_PAUSE or s.stack or s.phase is not BattlePhase.PLAYER_PHASE:
+        return []
+    out = []
+    cards = s.cards
+    alive = [u.uid - 1 for u in s.units[1:] if u.alive]
+    for i, uid in enumerate(s.hand):
+        inst = cards[uid]
+        if inst.active.target is TargetMode.SINGLE_ENEMY:
+            if not alive or refusal(e, inst, alive[0] + 1) is not None:
+                continue
+            for j in alive:
+                out.append(Action(PLAY, card=i, target=j))
+        elif refusal(e, inst, -1) is None:
+            out.append(Action(PLAY, card=i))
+    out.append(END_ACTION)
+    return out
+
+
+def _why_illegal(g: Game, a: Action) -> str | None:
+    e = g._e
+    s = e.s
+    if not s.active:
+        return "no battle is active"
+    if a.kind in (REWARD, SKIP):
+        if s.rewards is None:
+            return "no reward is offered"
+        if a.kind == REWARD and not 0 <= a.reward < len(s.rewards):
+            return f"reward index {a.reward} out of range"
+        return None
+    if s.rewards is not None:
+        return "a reward is offered: answer with 'reward N' or 'skip'"
+    if a.kind == CHOOSE:
+        if s.pause != CHOICE:
+            return "no Choice is open"
+        n = len(s.choice_ids)
+        if len(set(a.choice)) != len(a.choice) or any(not 0 <= i < n for i in a.choice):
+            return f"choice indices must be distinct and in 0..{n - 1}"
+        if not s.choice_min <= len(a.choice) <= s.choice_max:
+            return f"choose between {s.choice_min} and {s.choice_max} candidates"
+        if list(a.choice) != sorted(a.choice):
+            return "choice indices must be in increasing order"
+        return None
+    if s.pause != NO_PAUSE:
+        return "an effect is waiting"
+    if s.phase is not BattlePhase.PLAYER_PHASE or s.stack:
+        return f"phase is {s.phase.name}"
+    if a.kind == END:
+        return None
+    if a.kind != PLAY:
+        return f"unknown action kind {a.kind!r}"
+    if not 0 <= a.card < len(s.hand):
+        return f"hand index {a.card} out of range (hand has {len(s.hand)} cards)"
+    inst = s.cards[s.hand[a.card]]
+    if inst.active.target is TargetMode.SINGLE_ENEMY:
+        if not 0 <= a.target < len(s.units) - 1:
+            return f"{inst.active.name} needs an enemy target @eK"
+        t = a.target + 1
+    else:
+        if a.target >= 0:
+            return f"{inst.active.name} takes no target"
+        t = -1
+    return refusal(e, inst, t)
+
+
+def apply(g: Game, a: Action) -> None:
+    """Perform an action as the facade call would, then settle Waits and Gates at once."""
+    why = _why_illegal(g, a)
+    if why is not None:
+        raise IllegalActionError(f"illegal action {a}: {why}")
+    s = g._e.s
+    if a.kind == PLAY:
+        inst = s.cards[s.hand[a.card]]
+        target = s.units[a.target + 1] if a.target >= 0 else None
+        g.try_play_card(inst, target)
+    elif a.kind == END:
+        g.end_player_turn()
+    elif a.kind == CHOOSE:
+        g.choose(list(a.choice))
+    elif a.kind == REWARD:
+        g.apply_reward(a.reward)
+    else:
+        g.skip_reward()
+    g.settle()
+
+
+def observation(g: Game) -> dict[str, Any]:
+    """What the player may see: never the draw order or RNG state."""
+    e = g._e
+    s = e.s
+    cards = s.cards
+
+    def unit(u: Unit) -> dict[str, Any]:
+        d: dict[str, Any] = {"name": u.name, "hp": u.hp, "max_hp": u.max_hp, "block": u.block,
+                             "alive": u.alive, "statuses": dict(u.statuses)}
+        if u.uid:
+            d["intents"] = [{"move": i.move, "kind": i.kind.value, "damage": i.damage,
+                             "hits": i.hits} for i in u.pending_intents]
+        return d
+
+    def card(uid: int) -> dict[str, Any]:
+        inst = cards[uid]
+        return {"card": inst.card_id, "upgraded": inst.upgraded}
+
+    obs: dict[str, Any] = {
+        "active": s.active, "phase": s.phase.value, "turn": s.turn, "energy": s.energy,
+        "gold": s.gold, "run_hp": [s.hp, s.max_hp],
+    }
+    if not s.active:
+        return obs
+    obs["player"] = unit(s.units[0])
+    obs["enemies"] = [unit(u) for u in s.units[1:]]
+    obs["hand"] = [dict(card(uid), cost=effective_cost(e, cards[uid])) for uid in s.hand]
+    obs["draw_count"] = len(s.draw)
+    obs["draw_cards"] = sorted((cards[u].card_id, cards[u].upgraded) for u in s.draw)
+    obs["discard"] = [card(u) for u in s.discard]
+    obs["exhaust"] = [card(u) for u in s.exhaust]
+    obs["played_this_turn"] = [card(u) for u in s.played]
+    obs["waiting"] = g.waiting_kind
+    if s.pause == CHOICE:
+        objs = g._objects(s.choice_kind, s.choice_ids)
+        obs["choice"] = {"prompt": s.choice_prompt, "min": s.choice_min, "max": s.choice_max,
+                         "candidates": [repr(o) for o in objs]}
+    if s.rewards is not None:
+        obs["rewards"] = [str(r) for r in s.rewards]
+    return obs
+
+
+def check_action(g: Game, a: Any) -> Action:
+    if isinstance(a, str):
+        return Action.parse(a)
+    if not isinstance(a, Action):
+        raise GameError(f"expected an Action or its text, got {type(a).__name__}")
+    return a

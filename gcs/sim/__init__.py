@@ -1,0 +1,1 @@
+"""Batch simulation: policies, single battles and runs, parallel simulation, replays."""

@@ -1,0 +1,103 @@
+"""Play one battle, or a run of battles, with a policy; record the actions for replay."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..content.db import Content
+from ..errors import StepLimitError
+from ..game import Game
+from ..rng import derive
+from .policies import Policy
+
+
+@dataclass
+class BattleResult:
+    """The outcome of one battle."""
+
+    won: bool
+    turns: int
+    hp_left: int
+    decisions: int
+    plays: dict[str, int] = field(default_factory=dict)
+    damage: dict[str, int] = field(default_factory=dict)
+    actions: list[str] = field(default_factory=list)
+
+
+def new_game(content: Content, seed: int, deck: Sequence[str] | None = None,
+             character: str | None = None, log_events: bool = False) -> Game:
+    g = Game(content, seed=seed, character=character, log_events=log_events)
+    if deck:
+        g.set_master_deck(list(deck))
+    return g
+
+
+def play_battle(game: Game, encounter: str, policy: Policy, *, record: bool = False,
+                take_rewards: bool = True, max_decisions: int = 20_000) -> BattleResult:
+    """Start ``encounter`` on ``game`` and let ``policy`` answer every decision until it ends."""
+    game.start_battle(encounter)
+    game.settle()
+    actions: list[str] = []
+    decisions = 0
+    while True:
+        if not take_rewards and game.is_waiting_for_reward:
+            game.skip_reward()
+            break
+        legal = game.legal_actions()
+        if not legal:
+            break
+        a = policy(game, legal)
+        game.apply(a)
+        decisions += 1
+        if record:
+            actions.append(str(a))
+        if decisions > max_decisions:
+            raise StepLimitError(f"battle {encounter!r} took over {max_decisions} decisions")
+    player = game.player
+    stats = game.stats
+    return BattleResult(
+        won=bool(game.last_result), turns=game.turn_number,
+        hp_left=player.hp if player is not None and game.last_result else 0,
+        decisions=decisions, plays=stats["plays"], damage=stats["damage"], actions=actions,
+    )
+
+
+def battle_seed(seed: int, index: int) -> int:
+    """The game seed of battle ``index`` in a simulation seeded with ``seed``."""
+    return derive(seed, f"battle#{index}")
+
+
+def policy_seed(seed: int, index: int) -> int:
+    return derive(seed, f"policy#{index}")
+
+
+@dataclass
+class RunResult:
+    """A scripted run: one result per battle, the run's HP and deck at the end."""
+
+    battles: list[BattleResult]
+    encounters: list[str]
+    hp: int
+    max_hp: int
+    deck: list[str]
+    gold: int
+
+    @property
+    def won(self) -> bool:
+        return len(self.battles) == len(self.encounters) and all(b.won for b in self.battles)
+
+
+def play_run(content: Content, encounters: Sequence[str], policy: Policy, seed: int, *,
+             character: str | None = None, deck: Sequence[str] | None = None) -> RunResult:
+    """Battles in order on one master deck, HP carried over, stopping at the first loss."""
+    g = new_game(content, seed, deck, character)
+    results = []
+    for enc in encounters:
+        r = play_battle(g, enc, policy)
+        results.append(r)
+        if not r.won:
+            break
+    hp, max_hp = g.run_hp
+    deck_ids = [m.card_id + ("+" if m.upgraded else "") for m in g.get_master_deck()]
+    return RunResult(results, list(encounters), hp, max_hp, deck_ids, g.gold)
