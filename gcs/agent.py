@@ -7,8 +7,8 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from .battle.hooks import effective_cost
-from .battle.play import refusal
-from .battle.state import CHOICE, NO_PAUSE, Unit
+from .battle.play import card_refusal, commit_play
+from .battle.state import CHOICE, GATE, NO_PAUSE, WAIT, Unit
 from .enums import BattlePhase, TargetMode
 from .errors import GameError, IllegalActionError
 
@@ -124,11 +124,11 @@ def legal_actions(g: Game) -> list[Action]:
     for i, uid in enumerate(s.hand):
         inst = cards[uid]
         if inst.active.target is TargetMode.SINGLE_ENEMY:
-            if not alive or refusal(e, inst, alive[0] + 1) is not None:
+            if not alive or card_refusal(e, inst, alive[0] + 1) is not None:
                 continue
             for j in alive:
                 out.append(Action(PLAY, card=i, target=j))
-        elif refusal(e, inst, -1) is None:
+        elif card_refusal(e, inst, -1) is None:
             out.append(Action(PLAY, card=i))
     out.append(END_ACTION)
     return out
@@ -177,7 +177,7 @@ def _why_illegal(g: Game, a: Action) -> str | None:
         if a.target >= 0:
             return f"{inst.active.name} takes no target"
         t = -1
-    return refusal(e, inst, t)
+    return card_refusal(e, inst, t)
 
 
 def apply(g: Game, a: Action) -> None:
@@ -185,11 +185,17 @@ def apply(g: Game, a: Action) -> None:
     why = _why_illegal(g, a)
     if why is not None:
         raise IllegalActionError(f"illegal action {a}: {why}")
-    s = g._e.s
+    e = g._e
+    s = e.s
     if a.kind == PLAY:
+        # validated above exactly as try_play_card would; commit without re-validating
         inst = s.cards[s.hand[a.card]]
-        target = s.units[a.target + 1] if a.target >= 0 else None
-        g.try_play_card(inst, target)
+        e.busy = True
+        try:
+            commit_play(e, inst, a.target + 1 if a.target >= 0 else -1)
+            e.run()
+        finally:
+            e.busy = False
     elif a.kind == END:
         g.end_player_turn()
     elif a.kind == CHOOSE:
@@ -198,7 +204,8 @@ def apply(g: Game, a: Action) -> None:
         g.apply_reward(a.reward)
     else:
         g.skip_reward()
-    g.settle()
+    if s.pause == WAIT or s.pause == GATE:
+        g.settle()
 
 
 def observation(g: Game) -> dict[str, Any]:

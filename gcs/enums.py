@@ -5,7 +5,17 @@ from __future__ import annotations
 from enum import Enum, IntEnum
 
 
-class BattlePhase(Enum):
+class _Enum(Enum):
+    """An Enum hashed by identity (members are singletons).
+
+    The standard Enum hashes by name in Python code, which shows up in hot paths; no
+    outcome in gcs depends on the iteration order of a set of enum members.
+    """
+
+    __hash__ = object.__hash__
+
+
+class BattlePhase(_Enum):
     NONE = "none"
     INITIALIZE = "initialize"
     PLAYER_TURN_START = "player_turn_start"
@@ -16,7 +26,7 @@ class BattlePhase(Enum):
     BATTLE_LOST = "battle_lost"
 
 
-class PileScope(Enum):
+class PileScope(_Enum):
     HAND = "hand"
     DRAW = "draw"
     DISCARD = "discard"
@@ -25,18 +35,18 @@ class PileScope(Enum):
     ALL = "all"
 
 
-class DrawPilePosition(Enum):
+class DrawPilePosition(_Enum):
     TOP = "top"
     BOTTOM = "bottom"
     RANDOM = "random"
 
 
-class HandDiscardRule(Enum):
+class HandDiscardRule(_Enum):
     DISCARD_ON_TURN_END = "discard_on_turn_end"
     PERSIST = "persist"
 
 
-class Keyword(Enum):
+class Keyword(_Enum):
     INNATE = "innate"
     RETAIN = "retain"
     ETHEREAL = "ethereal"
@@ -44,7 +54,7 @@ class Keyword(Enum):
     UNPLAYABLE = "unplayable"
 
 
-class TargetMode(Enum):
+class TargetMode(_Enum):
     NONE = "none"
     SELF = "self"
     SINGLE_ENEMY = "single_enemy"
@@ -52,13 +62,13 @@ class TargetMode(Enum):
     RANDOM_ENEMY = "random_enemy"
 
 
-class ArmorDecayRule(Enum):
+class ArmorDecayRule(_Enum):
     RESET = "reset"
     KEEP = "keep"
     HALVE = "halve"
 
 
-class CardType(Enum):
+class CardType(_Enum):
     ATTACK = "attack"
     SKILL = "skill"
     POWER = "power"
@@ -66,7 +76,7 @@ class CardType(Enum):
     CURSE = "curse"
 
 
-class Rarity(Enum):
+class Rarity(_Enum):
     BASIC = "basic"
     COMMON = "common"
     UNCOMMON = "uncommon"
@@ -75,7 +85,7 @@ class Rarity(Enum):
     CURSE = "curse"
 
 
-class Decay(Enum):
+class Decay(_Enum):
     """How a status loses stacks on its owner's turn end."""
 
     NONE = "none"
@@ -83,7 +93,7 @@ class Decay(Enum):
     REMOVE = "remove"
 
 
-class IntentKind(Enum):
+class IntentKind(_Enum):
     ATTACK = "attack"
     ATTACK_DEFEND = "attack_defend"
     ATTACK_BUFF = "attack_buff"

@@ -12,7 +12,7 @@ from .battle import cards as C
 from .battle import run as R
 from .battle.hooks import effective_cost
 from .battle.intents import make_enemy
-from .battle.phases import enter, finish_battle
+from .battle.phases import check_end, enter, finish_battle, push_turn_end
 from .battle.play import check_instance, check_target, commit_play, refusal
 from .battle.rewards import apply as apply_reward_to_run
 from .battle.state import CHOICE, GATE, NO_PAUSE, WAIT, CardInstance, MasterEntry, Reward, State, Unit
@@ -32,6 +32,13 @@ from .rng import Rng, derive
 from .rules import BattleRules
 
 E = TypeVar("E", bound=Event)
+
+
+def _check_pile(pile: object, position: object) -> None:
+    if not isinstance(pile, PileScope):
+        raise GameError(f"pile must be a PileScope, got {pile!r}")
+    if not isinstance(position, DrawPilePosition):
+        raise GameError(f"position must be a DrawPilePosition, got {position!r}")
 
 
 class PendingChoice:
@@ -94,13 +101,36 @@ class Game:
             raise NoBattleError("no battle is active (call start_battle first)")
         return e
 
+    def _query(self) -> _engine.Engine:
+        """A read-only battle query: allowed inside event handlers (refusals say why)."""
+        e = self._e
+        if not e.s.active:
+            raise NoBattleError("no battle is active (call start_battle first)")
+        return e
+
     def _run(self) -> None:
         e = self._e
         e.busy = True
         try:
             e.run()
+            self._settle_wave(e)
         finally:
             e.busy = False
+
+    @staticmethod
+    def _settle_wave(e: _engine.Engine) -> None:
+        """A wave started by a facade call (not a play or a phase) has completed in
+        PlayerPhase: commit a decided battle, else a turn end a behaviour asked for."""
+        s = e.s
+        if (not s.active or s.stack or s.pause != NO_PAUSE
+                or s.phase is not BattlePhase.PLAYER_PHASE):
+            return
+        if check_end(e):
+            e.run()
+        elif s.end_turn:
+            s.end_turn = False
+            push_turn_end(e)
+            e.run()
 
     def _idle(self) -> _engine.Engine:
         e = self._battle()
@@ -230,6 +260,8 @@ class Game:
 
     def pile(self, scope: PileScope) -> list[CardInstance]:
         """Read a pile; MASTER gives temporary instances of the master deck, ALL the 4 piles."""
+        if not isinstance(scope, PileScope):
+            raise GameError(f"pile() needs a PileScope, got {scope!r}")
         s = self._e.s
         if scope is PileScope.MASTER:
             return [CardInstance(-1 - i, self.content.card(m.card_id), m.upgraded, m.cost_delta,
@@ -269,7 +301,7 @@ class Game:
                 from .battle.combat import apply_status
 
                 for sid, n in self._char.statuses.items():
-                    apply_status(e, player, sid, n)
+                    apply_status(e, player, sid, n, trigger=False)  # set up, not applied
             for eid in enc.enemies:
                 make_enemy(e, self.content.enemies[eid])
             # 3. the draw pile from the run master deck (else the starting deck), shuffled
@@ -294,7 +326,7 @@ class Game:
 
     def can_play_card(self, card: CardInstance) -> bool:
         """Could this card be played now (ignoring the target, which is chosen after)?"""
-        e = self._battle()
+        e = self._query()
         inst = check_instance(e, card)
         t = -1
         if inst.active.target is TargetMode.SINGLE_ENEMY:
@@ -304,12 +336,14 @@ class Game:
 
     def play_refusal(self, card: CardInstance, target: Any = None) -> str | None:
         """Why ``try_play_card(card, target)`` would return False now, or None."""
-        e = self._battle()
+        e = self._query()
         inst = check_instance(e, card)
         return refusal(e, inst, check_target(e, inst, target))
 
     def requires_target(self, card: GameCard | CardInstance) -> bool:
         """True when the card needs a single-enemy target picker."""
+        if not isinstance(card, (GameCard, CardInstance)):
+            raise GameError(f"requires_target needs a GameCard or CardInstance, got {card!r}")
         c = card.active if isinstance(card, CardInstance) else card
         return c.target is TargetMode.SINGLE_ENEMY
 
@@ -384,21 +418,27 @@ class Game:
     def advance_time(self, seconds: float) -> bool:
         """Advance the game clock; a finished Wait resumes its wave. True if one resumed."""
         e = self._begin()
-        if seconds < 0:
-            raise GameError(f"advance_time needs seconds >= 0, got {seconds}")
+        if (not isinstance(seconds, (int, float)) or isinstance(seconds, bool)
+                or not seconds >= 0):
+            raise GameError(f"advance_time needs a number of seconds >= 0, got {seconds!r}")
         s = e.s
-        s.clock += seconds
-        if s.pause != WAIT:
-            return False
-        s.wait_left -= seconds
-        if s.wait_left > 1e-9:
-            return False
-        s.wait_left = 0.0
-        s.pause = NO_PAUSE
-        if e.hot:
-            e.emit(EffectResumed("wait"))
-        self._run()
-        return True
+        left = float(seconds)
+        resumed = False
+        # A Wait that ends inside the advanced span resumes at its own end time; the rest of
+        # the span then counts towards the next Wait that its wave starts.
+        while s.pause == WAIT and left + 1e-9 >= s.wait_left:
+            left = max(0.0, left - s.wait_left)
+            s.clock += s.wait_left
+            s.wait_left = 0.0
+            s.pause = NO_PAUSE
+            if e.hot:
+                e.emit(EffectResumed("wait"))
+            self._run()
+            resumed = True
+        if s.pause == WAIT:
+            s.wait_left -= left
+        s.clock += left
+        return resumed
 
     def complete_animation(self, gate: str | None = None) -> bool:
         """Open the pending Animation Gate (any, or the one named); True if one opened."""
@@ -478,12 +518,18 @@ class Game:
     def draw_cards(self, count: int) -> int:
         """Draw up to ``count`` cards (stops at a full hand); returns how many were drawn."""
         e = self._idle()
-        if count < 0:
-            raise GameError(f"draw_cards needs count >= 0, got {count}")
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise GameError(f"draw_cards needs an int count >= 0, got {count!r}")
         before = len(e.s.drawn)
         C.push_draw(e, count, automatic=False)
-        self._run()
-        return len(e.s.drawn) - before
+        e.busy = True
+        try:
+            e.run()
+            drawn = len(e.s.drawn) - before  # counted before a requested turn end runs
+            self._settle_wave(e)
+        finally:
+            e.busy = False
+        return drawn
 
     def add_card_to_hand(self, card: GameCard | str, upgraded: bool = False) -> CardInstance:
         """Create an instance in hand (a full hand sends it to Discard with the lifecycle)."""
@@ -495,12 +541,15 @@ class Game:
         """Create an instance directly in a pile: placement, not a discard/exhaust lifecycle."""
         e = self._idle()
         d = self._card_def(card)
+        _check_pile(pile, position)
         if pile in (PileScope.MASTER, PileScope.ALL):
-            raise GameError(f"cannot create a battle card in {pile.name}; use add_card_to_master_deck")
+            raise GameError(
+                f"cannot create a battle card in {pile.name}; use add_card_to_master_deck")
         e.busy = True
         try:
-            inst = C.create(e, d, pile, position, upgraded)
+            inst = C.create(e, d, pile, position, bool(upgraded))
             e.run()
+            self._settle_wave(e)
         finally:
             e.busy = False
         return inst
@@ -510,10 +559,12 @@ class Game:
         """Move with the full lifecycle; to its own pile is a no-op; MASTER/ALL remove it."""
         e = self._idle()
         inst = check_instance(e, instance)
+        _check_pile(pile, position)
         e.busy = True
         try:
             C.move(e, inst, pile, position)
             e.run()
+            self._settle_wave(e)
         finally:
             e.busy = False
 

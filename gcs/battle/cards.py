@@ -64,10 +64,13 @@ def place(e: Engine, inst: CardInstance, pile: Pile,
 
 
 def remove_from_battle(e: Engine, inst: CardInstance) -> None:
+    """Take an instance out of the battle for good: in no pile, still known by id (REMOVED).
+
+    It stays listed in played/drawn-this-turn, and every later move of it is ignored.
+    """
     old = inst.pile
     detach(e, inst)
     inst.pile = Pile.REMOVED
-    del e.s.cards[inst.uid]
     if e.hot:
         e.emit(ev.CardMoved(inst.uid, inst.card_id, scope_of(old), None))
 
@@ -140,6 +143,8 @@ def move(e: Engine, inst: CardInstance, target: PileScope,
          position: DrawPilePosition = DrawPilePosition.TOP) -> None:
     """Move an existing instance with the full lifecycle; moving to its own pile is a no-op."""
     old = inst.pile
+    if old is Pile.REMOVED:
+        return  # a card that left the battle stays out of it
     if target is PileScope.MASTER or target is PileScope.ALL:
         remove_from_battle(e, inst)
         return

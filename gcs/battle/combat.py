@@ -73,6 +73,7 @@ def status_entries(e: Engine, u: Unit, entry: str, target: int = -1,
 
 def run_status_entries(e: Engine, u: Unit, entry: str, target: int = -1,
                        amount: int | None = None) -> None:
+    """Queue a unit's ``entry`` branches (snapshot order) as one batch."""
     entries = status_entries(e, u, entry, target, amount)
     if entries:
         push_entries(e, entries)
@@ -81,19 +82,25 @@ def run_status_entries(e: Engine, u: Unit, entry: str, target: int = -1,
 # ---------------------------------------------------------------- HP and block
 def deal_damage(e: Engine, src: Unit | None, dst: Unit, amount: int, card_id: str | None,
                 attack: bool) -> None:
-    """Damage after folds: block absorbs first, then HP; reactive statuses run afterwards."""
+    """Damage after folds: block absorbs first, then HP; reactive statuses run afterwards.
+
+    ``DamageDealt.hp_lost`` and the ``on_damage_taken`` amount are the HP actually lost
+    (overkill is not counted). ``on_attacked`` runs for an attack even when fully blocked.
+    Then, in this order: ``on_attacked``, ``on_damage_taken``, ``on_death`` branches.
+    """
     if not dst.alive:
         return
     blocked = dst.block if dst.block < amount else amount
-    loss = amount - blocked
     if blocked:
         dst.block -= blocked
+    loss = amount - blocked
     if loss:
         before = dst.hp
         dst.hp = before - loss if before > loss else 0
+        loss = before - dst.hp
         if card_id is not None and dst.uid != 0:
             dmg = e.s.damage
-            dmg[card_id] = dmg.get(card_id, 0) + (before - dst.hp)
+            dmg[card_id] = dmg.get(card_id, 0) + loss
     if e.hot:
         e.emit(ev.DamageDealt(None if src is None else src.uid, dst.uid, amount, blocked, loss,
                               card_id))
@@ -128,6 +135,7 @@ def lose_hp(e: Engine, u: Unit, amount: int) -> None:
 
 
 def heal(e: Engine, u: Unit, amount: int) -> None:
+    """Restore HP up to max HP (a dead unit is not healed)."""
     if not u.alive or amount <= 0:
         return
     before = u.hp
@@ -137,6 +145,7 @@ def heal(e: Engine, u: Unit, amount: int) -> None:
 
 
 def gain_block(e: Engine, u: Unit, amount: int) -> None:
+    """Add block that was already folded (see ``block_amount``)."""
     if not u.alive or amount <= 0:
         return
     u.block += amount
@@ -145,6 +154,7 @@ def gain_block(e: Engine, u: Unit, amount: int) -> None:
 
 
 def set_block(e: Engine, u: Unit, value: int) -> None:
+    """Set block directly (armor decay); publishes BlockChanged if it changed."""
     if u.block != value:
         old = u.block
         u.block = value
@@ -153,14 +163,20 @@ def set_block(e: Engine, u: Unit, value: int) -> None:
 
 
 def die(e: Engine, u: Unit) -> list[tuple[Node, Ctx]]:
-    """Mark a unit dead; returns its statuses' on_death entries (stacks frozen) to run."""
+    """Mark a unit dead; returns its statuses' on_death entries (stacks frozen) to run.
+
+    An enemy loses its statuses and intent. The player keeps its statuses, so that its
+    battle-end branches still run after a defeat and a revive (Death -> Wait -> Revive)
+    finds them again.
+    """
     entries = status_entries(e, u, "on_death")
     for _, ctx in entries:
         ctx.vals["stacks"] = u.statuses.get(ctx.status, 0)
     u.alive = False
     u.hp = 0
     u.block = 0
-    u.statuses.clear()
+    if u.uid != 0:
+        u.statuses.clear()
     u.intent = None
     if e.hot:
         e.emit(ev.UnitDied(u.uid))
@@ -168,6 +184,7 @@ def die(e: Engine, u: Unit) -> list[tuple[Node, Ctx]]:
 
 
 def revive(e: Engine, u: Unit, hp: int) -> None:
+    """Bring a dead unit back with ``hp`` (at least 1); a revived enemy plans a new intent."""
     if u.alive:
         return
     u.alive = True
@@ -181,35 +198,49 @@ def revive(e: Engine, u: Unit, hp: int) -> None:
 
 
 # ---------------------------------------------------------------- statuses
-def apply_status(e: Engine, u: Unit, sid: str, delta: int) -> None:
-    """Add ``delta`` stacks (may be negative); a status at 0 (or below, unless allowed) is removed."""
+def apply_status(e: Engine, u: Unit, sid: str, delta: int, *, trigger: bool = True) -> None:
+    """Add ``delta`` stacks (may be negative), clamped to +-``max_stacks``.
+
+    A status that reaches 0 (or goes below 0 without ``allow_negative``) is removed. When the
+    stacks grow away from 0 and ``trigger`` is set, the status's ``on_apply`` branch runs with
+    ``amount`` = the stacks added. Every change re-resolves the enemies' displayed intents.
+    """
     if not u.alive or delta == 0:
         return
     sd: StatusDef = e.c.statuses[sid]
     old = u.statuses.get(sid, 0)
     new = old + delta
-    if new > sd.max_stacks:
-        new = sd.max_stacks
+    cap = sd.max_stacks
+    if new > cap:
+        new = cap
+    elif new < -cap:
+        new = -cap
     if new == 0 or (new < 0 and not sd.allow_negative):
-        if old:
-            del u.statuses[sid]
-            if e.hot:
-                e.emit(ev.StatusApplied(u.uid, sid, -old, 0))
-                e.emit(ev.StatusRemoved(u.uid, sid))
+        if not old:
+            return
+        del u.statuses[sid]
+        if e.hot:
+            e.emit(ev.StatusApplied(u.uid, sid, -old, 0))
+            e.emit(ev.StatusRemoved(u.uid, sid))
     else:
+        if new == old:
+            return
         u.statuses[sid] = new
         if e.hot:
             e.emit(ev.StatusApplied(u.uid, sid, new - old, new))
-        if delta > 0 and "on_apply" in sd.entries:
-            ctx = Ctx(u.uid, -1, -1, sid, "on_apply")
-            ctx.vals["amount"] = delta
-            push_entries(e, [(sd.entries["on_apply"], ctx)])
+        if trigger and abs(new) > abs(old):
+            node = sd.entries.get("on_apply")
+            if node is not None:
+                ctx = Ctx(u.uid, -1, -1, sid, "on_apply")
+                ctx.vals["amount"] = new - old
+                push_entries(e, [(node, ctx)])
     from .intents import resolve_intents
 
     resolve_intents(e)
 
 
 def remove_status(e: Engine, u: Unit, sid: str, amount: int | None = None) -> None:
+    """Remove ``amount`` stacks (towards 0), or the whole status when ``amount`` is None."""
     have = u.statuses.get(sid, 0)
     if not have:
         return
@@ -220,7 +251,11 @@ def remove_status(e: Engine, u: Unit, sid: str, amount: int | None = None) -> No
 
 
 def decay_statuses(e: Engine, u: Unit) -> None:
-    """Turn-end decay of a unit's statuses, in snapshot order."""
+    """Turn-end decay of the holder's statuses, in snapshot order.
+
+    ``Decay.MINUS_ONE`` moves the stacks one step towards 0, ``Decay.REMOVE`` removes the
+    status, ``Decay.NONE`` keeps it.
+    """
     if not u.statuses:
         return
     statuses = e.c.statuses

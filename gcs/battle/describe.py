@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..content.defs import GameCard
+from ..errors import GameError
 from .hooks import effective_cost
 from .state import CardInstance
 
@@ -19,6 +20,10 @@ class _Keep(dict[str, str]):
 
 def describe(e: Engine, card: GameCard | CardInstance, instance: CardInstance | None) -> str:
     """``{name}`` placeholders take the active card's numbers; ``{cost}`` the effective cost."""
+    if not isinstance(card, (GameCard, CardInstance)):
+        raise GameError(f"format_description needs a GameCard or CardInstance, got {card!r}")
+    if instance is not None and not isinstance(instance, CardInstance):
+        raise GameError(f"format_description's instance must be a CardInstance, got {instance!r}")
     if isinstance(card, CardInstance):
         instance, card = card, card.active
     elif instance is not None:

@@ -36,28 +36,30 @@ def card_matches(inst: CardInstance, where: CardFilter | None, self_uid: int = -
     return all(t in card.tags for t in where.tags)
 
 
-def active_hooks(e: Engine, kind: str) -> Iterator[HookDef]:
+def active_hooks(e: Engine, kind: str) -> Iterator[tuple[HookDef, int]]:
+    """The active hooks of ``kind`` in evaluation order, each with its source card id (-1: a
+    status), so that a filter's ``exclude_self`` leaves out the card that made the hook."""
     s = e.s
     if s.units:
         statuses = e.c.statuses
         for sid in s.units[0].statuses:
             for h in statuses[sid].hooks:
                 if h.kind == kind:
-                    yield h
+                    yield h, -1
     for ah in s.hooks:
         node = ah.node
         if isinstance(node, RegisterCardHook) and node.hook.kind == kind:
-            yield node.hook
+            yield node.hook, ah.source
     cards = s.cards
     for uid in s.hand:
         for h in cards[uid].active.hooks:
             if h.kind == kind:
-                yield h
+                yield h, uid
 
 
 def _fold(e: Engine, kind: str, base: int) -> int:
     v = base
-    for h in active_hooks(e, kind):
+    for h, _ in active_hooks(e, kind):
         v = h.amount if h.op == "set" else v + h.amount
     return v
 
@@ -78,15 +80,20 @@ def energy_per_turn(e: Engine) -> int:
 
 
 def _any_status_hooks(e: Engine) -> bool:
+    """Could a status or a hand card hook be active? (cheap when the pack has none)"""
     s = e.s
     if not s.units:
         return False
-    statuses = e.c.statuses
-    for sid in s.units[0].statuses:
-        if statuses[sid].hooks:
-            return True
-    cards = s.cards
-    return any(cards[uid].active.hooks for uid in s.hand)
+    c = e.c
+    hooked = c.hooked_statuses
+    if hooked:
+        for sid in s.units[0].statuses:
+            if sid in hooked:
+                return True
+    if c.card_hooks:
+        cards = s.cards
+        return any(cards[uid].active.hooks for uid in s.hand)
+    return False
 
 
 def effective_cost(e: Engine, inst: CardInstance) -> int:
@@ -106,8 +113,8 @@ def effective_cost(e: Engine, inst: CardInstance) -> int:
         cost = inst.turn_set
     cost += inst.turn_delta
     if e.s.hooks or _any_status_hooks(e):
-        for h in active_hooks(e, "cost"):
-            if card_matches(inst, h.where):
+        for h, src in active_hooks(e, "cost"):
+            if card_matches(inst, h.where, src):
                 cost = h.amount if h.op == "set" else cost + h.amount
     return cost if cost > 0 else 0
 
@@ -117,7 +124,7 @@ def playable_by_hooks(e: Engine, inst: CardInstance) -> bool:
     if Keyword.UNPLAYABLE in inst.active.keywords:
         return False
     if e.s.hooks or _any_status_hooks(e):
-        for h in active_hooks(e, "playable"):
-            if h.op == "forbid" and card_matches(inst, h.where):
+        for h, src in active_hooks(e, "playable"):
+            if h.op == "forbid" and card_matches(inst, h.where, src):
                 return False
     return True

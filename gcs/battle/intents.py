@@ -1,11 +1,16 @@
-"""Enemies: creation, move selection (openers, HP rules, cycles, weighted random), intents."""
+"""Enemies: creation, move selection (HP rules, openers, cycles, weighted random), intents.
+
+An intent is planned (the move is picked, once) and then displayed: its damage goes through
+the enemy's and the player's modifiers. Re-resolution recomputes the displayed values of
+the planned move; it never picks another move.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from .. import events as ev
-from ..content.defs import EnemyDef, MoveDef
+from ..content.defs import AiDef, EnemyDef, MoveDef
 from .combat import apply_status, attack_damage
 from .state import Intent, Unit
 
@@ -13,30 +18,56 @@ if TYPE_CHECKING:
     from ..engine import Engine
 
 
-def make_enemy(e: Engine, d: EnemyDef) -> Unit:
-    """A new enemy unit (HP rolled on the AI stream), appended in encounter order."""
+def make_enemy(e: Engine, d: EnemyDef, *, spawned: bool = False) -> Unit:
+    """A new enemy unit (HP rolled on the AI stream), appended after every existing unit.
+
+    Its starting statuses are set up, not applied by an effect: ``on_apply`` does not run.
+    """
     s = e.s
     hp = d.hp_min if d.hp_max <= d.hp_min else s.rng_ai.between(d.hp_min, d.hp_max)
     u = Unit(len(s.units), d.id, d.name, hp, hp)
     s.units.append(u)
+    if spawned and e.hot:
+        e.emit(ev.UnitSpawned(u.uid, d.id))
     for sid, n in d.statuses.items():
-        apply_status(e, u, sid, n)
+        apply_status(e, u, sid, n, trigger=False)
     for sid, (lo, hi) in d.status_ranges.items():
-        apply_status(e, u, sid, s.rng_ai.between(lo, hi))
+        apply_status(e, u, sid, s.rng_ai.between(lo, hi), trigger=False)
     return u
 
 
 def spawn_enemy(e: Engine, d: EnemyDef) -> Unit:
-    """Summon an enemy mid-battle; it gets its first intent at once."""
-    u = make_enemy(e, d)
-    if e.hot:
-        e.emit(ev.UnitSpawned(u.uid, d.id))
+    """Summon an enemy mid-battle: last in encounter order, with its first intent at once."""
+    u = make_enemy(e, d, spawned=True)
     plan_intent(e, u)
     return u
 
 
+def _expected(ai: AiDef, pos: int) -> str | None:
+    """The scripted (opener, then cycle) move at position ``pos``; None once it is random."""
+    if pos < len(ai.opener):
+        return ai.opener[pos]
+    if ai.cycle:
+        return ai.cycle[(pos - len(ai.opener)) % len(ai.cycle)]
+    return None
+
+
+def script_position(ai: AiDef, history: list[str]) -> int:
+    """How many scripted (opener/cycle) moves ``history`` has used; HP-rule picks do not count."""
+    pos = 0
+    for m in history:
+        if m == _expected(ai, pos):
+            pos += 1
+    return pos
+
+
 def choose_move(e: Engine, u: Unit, d: EnemyDef) -> str:
-    """Pick the next move: HP rules, then openers, then the cycle or weighted random."""
+    """Pick the next move: HP rules first, then the opener, then the cycle or weighted random.
+
+    An HP rule fires when HP <= ``below_percent`` of max HP (a ``once`` rule only the first
+    time) and does not advance the opener or the cycle. Weighted random leaves out a move that
+    was already picked ``max_in_row`` times in a row, then draws by weight on the AI stream.
+    """
     ai = d.ai
     hist = u.history
     for r in ai.hp_rules:
@@ -44,15 +75,13 @@ def choose_move(e: Engine, u: Unit, d: EnemyDef) -> str:
             if r.once:
                 u.rules_used.append(r.move)
             return r.move
-    n = len(hist)
-    if n < len(ai.opener):
-        return ai.opener[n]
-    if ai.cycle:
-        return ai.cycle[(n - len(ai.opener)) % len(ai.cycle)]
+    scripted = _expected(ai, script_position(ai, hist))
+    if scripted is not None:
+        return scripted
     options = []
     for w in ai.weighted:
-        k = w.max_in_row
-        if k and len(hist) >= k and all(m == w.move for m in hist[-k:]):
+        row = w.max_in_row
+        if row and len(hist) >= row and all(m == w.move for m in hist[-row:]):
             continue
         options.append(w)
     if not options:
@@ -69,7 +98,7 @@ def choose_move(e: Engine, u: Unit, d: EnemyDef) -> str:
 
 
 def display(e: Engine, u: Unit, m: MoveDef) -> Intent:
-    """The intent as shown now: damage through the enemy's and the player's modifiers."""
+    """The intent as shown now: damage per hit through the enemy's and the player's modifiers."""
     dmg = None
     if m.damage is not None:
         dmg = attack_damage(e, m.damage, u, e.s.units[0])
@@ -77,7 +106,7 @@ def display(e: Engine, u: Unit, m: MoveDef) -> Intent:
 
 
 def plan_intent(e: Engine, u: Unit) -> None:
-    """Plan a living enemy's next move and publish its intent."""
+    """Plan a living enemy's next move (recorded in its history) and publish its intent."""
     if not u.alive:
         return
     d = e.c.enemies[u.def_id]
@@ -97,6 +126,7 @@ def resolve_intents(e: Engine) -> None:
     if len(units) < 2:
         return
     enemies = e.c.enemies
+    player = units[0]
     for u in units[1:]:
         it = u.intent
         if it is None or not u.alive or it.damage is None:
@@ -104,7 +134,7 @@ def resolve_intents(e: Engine) -> None:
         m = enemies[u.def_id].move(u.move)
         if m.damage is None:
             continue
-        dmg = attack_damage(e, m.damage, u, units[0])
+        dmg = attack_damage(e, m.damage, u, player)
         if dmg != it.damage:
             u.intent = Intent(it.move, it.name, it.kind, dmg, it.hits, it.block)
             if e.hot:

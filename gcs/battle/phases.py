@@ -69,11 +69,12 @@ def step_start(e: Engine, f: Frame) -> None:
     f.pc += 1
     if pc == 0:
         # 1-3 ran in start_battle (clear, create units, build and shuffle the draw pile).
-        # 4. Innate cards first (moved to the top in deck order), then the opening draw.
-        innate = [u for u in s.draw if Keyword.INNATE in s.cards[u].active.keywords]
+        # 4. Innate cards first (moved to the top in master-deck order: the first Innate
+        #    card of the deck is drawn first), then the opening draw.
+        innate = sorted(u for u in s.draw if Keyword.INNATE in s.cards[u].active.keywords)
         if innate:
-            rest = [u for u in s.draw if u not in innate]
-            s.draw[:] = rest + innate[::-1]
+            chosen = set(innate)
+            s.draw[:] = [u for u in s.draw if u not in chosen] + innate[::-1]
         push_draw(e, max(e.rules.starting_hand_size, len(innate)), automatic=True)
     elif pc == 1:
         # 5. TurnNumber = 1 and OnBattleStarted (the phase is still INITIALIZE)
@@ -230,7 +231,22 @@ def step_hand_end(e: Engine, f: Frame) -> None:
 
 
 # ---------------------------------------------------------------- EnemyPhase
+def _keep_intent(f: Frame, uid: int) -> None:
+    """Mark ``uid`` in the EnemyPhase frame as keeping its intent (not re-planned at step 6)."""
+    assert f.kind == K.ENEMY_PHASE
+    ids = f.data
+    i = ids.index(uid)
+    ids[i] = -1 - uid
+
+
 def step_enemy_phase(e: Engine, f: Frame) -> None:
+    """EnemyPhase (seed 001): each living enemy's turn in encounter order, then steps 5-6.
+
+    ``f.data`` holds the enemy ids present when the phase began (a unit summoned during the
+    phase acts from the next one). An id is stored as ``-1 - uid`` once that enemy keeps its
+    planned intent into the next round (it was dead when reached, or a control status made it
+    skip its turn); only the others are re-planned at step 6.
+    """
     s = e.s
     if f.data is None:
         enter(e, BattlePhase.ENEMY_PHASE)
@@ -243,39 +259,53 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
     if pc < n:
         # 1-4 for each living enemy, in encounter order ("living" is re-read per enemy)
         f.pc += 1
-        if s.units[ids[pc]].alive:
-            s.stack.append(Frame(K.ENEMY_TURN, None, 0, ids[pc], None))
+        uid = ids[pc]
+        if s.units[uid].alive:
+            s.stack.append(Frame(K.ENEMY_TURN, None, 0, uid, None))
+        else:
+            ids[pc] = -1 - uid
         return
     f.pc += 1
     if pc == n:
         # 5. delayed triggers for the end of EnemyPhase
         fire_delayed(e, "enemy_phase_end", s.turn)
     else:
-        # 6. plan the next intents, increment the turn number, back to PlayerTurnStart
+        # 6. plan the next intents (of the enemies that took their turn), increment the turn
+        #    number, back to PlayerTurnStart. A unit summoned or revived during the phase, and
+        #    one that skipped its turn, keeps the intent it has.
         s.stack.pop()
-        for u in s.units[1:]:
-            plan_intent(e, u)
+        units = s.units
+        for uid in ids:
+            if uid >= 0:
+                plan_intent(e, units[uid])
         s.turn += 1
         s.stack.append(Frame(K.TURN_START, None, 0, None, None))
 
 
 def step_enemy_turn(e: Engine, f: Frame) -> None:
+    """One enemy's turn, EnemyPhase steps 1-4; the battle end is re-checked between steps."""
     s = e.s
     u = s.units[f.data]
     pc = f.pc
+    if pc and check_end(e):
+        return
     f.pc += 1
     if not u.alive:
+        # died during its own turn: a revive later in this phase gives the intent it keeps
         s.stack.pop()
+        _keep_intent(s.stack[-1], u.uid)
         return
     if pc == 0:
         # 1. the enemy's armor and its turn-start statuses
         _armor(e, u)
         run_status_entries(e, u, "on_turn_start")
     elif pc == 1:
-        # 2. control statuses (skip turn); 3. the planned Intent Behavior
+        # 2. control statuses: a skipped turn keeps the planned intent for the next round
         statuses = e.c.statuses
         if any(statuses[sid].skip_turn for sid in u.statuses):
+            _keep_intent(s.stack[-2], u.uid)
             return
+        # 3. the planned Intent Behavior
         d = e.c.enemies[u.def_id]
         m = d.move(u.move) if u.move else None
         if m is not None and m.behaviour is not None:
@@ -295,49 +325,67 @@ def step_enemy_turn(e: Engine, f: Frame) -> None:
 
 
 # ---------------------------------------------------------------- battle end
+def _battle_end_branches(e: Engine) -> None:
+    """Queue the battle-end status branches: the player's (even after a defeat), then each
+    living enemy's, in encounter order; each unit's in snapshot order."""
+    units = e.s.units
+    entries = status_entries(e, units[0], "on_battle_end")
+    for u in units[1:]:
+        if u.alive:
+            entries += status_entries(e, u, "on_battle_end")
+    if entries:
+        push_entries(e, entries)
+
+
 def step_won(e: Engine, f: Frame) -> None:
-    s = e.s
+    """Victory: BattleWon, battle-end branches, then reward candidates and BattleRewardOffered."""
     pc = f.pc
     f.pc += 1
     if pc == 0:
         enter(e, BattlePhase.BATTLE_WON)
         # 1. every battle-end status branch (and its deferred resumes) completes first
-        run_status_entries(e, s.units[0], "on_battle_end")
+        _battle_end_branches(e)
     else:
         # 2. reward candidates; 3. BattleRewardOffered; waiting until apply/skip
-        s.stack.pop()
+        e.s.stack.pop()
         from .rewards import offer_rewards
 
         offer_rewards(e)
 
 
 def step_lost(e: Engine, f: Frame) -> None:
-    s = e.s
+    """Defeat: BattleLost, battle-end branches, then BattleEnded(won=False); no rewards."""
     pc = f.pc
     f.pc += 1
     if pc == 0:
         enter(e, BattlePhase.BATTLE_LOST)
-        run_status_entries(e, s.units[0], "on_battle_end")
+        _battle_end_branches(e)
     else:
-        s.stack.pop()
+        e.s.stack.pop()
         finish_battle(e, won=False)
 
 
 def finish_battle(e: Engine, won: bool) -> None:
-    """Publish BattleEnded, carry HP into the run, and close the battle (phase NONE)."""
+    """Close the battle (HP into the run, piles emptied, phase NONE), then publish BattleEnded.
+
+    BattleEnded is the last event of a battle: its handlers already read the closed state
+    (``phase`` NONE, ``is_battle_active`` False, empty piles).
+    """
     s = e.s
     player = s.units[0]
     s.hp = player.hp if won else 0
     s.result = won
     s.rewards = None
-    if e.hot:
-        e.emit(ev.BattleEnded(won, s.turn, player.hp))
     s.active = False
     enter(e, BattlePhase.NONE)
-    for uid in list(s.cards):
-        s.cards[uid].pile = Pile.REMOVED
+    for inst in s.cards.values():
+        inst.pile = Pile.REMOVED
     s.cards = {}
     s.hand, s.draw, s.discard, s.exhaust = [], [], [], []
     s.played, s.drawn = [], []
     s.hooks = []
     s.delayed = []
+    s.end_turn = False
+    s.extra_turns = 0
+    if e.hot:
+        e.emit(ev.BattleEnded(won, s.turn, player.hp))

@@ -9,7 +9,14 @@ from ..content.defs import GameCard
 from ..enums import BattlePhase, CardType, Keyword, Pile, TargetMode
 from ..errors import NotInBattleError, TargetError
 from . import frames as K
-from .cards import detach, lifecycle_entries, place, push_entries, to_exhaust
+from .cards import (
+    detach,
+    lifecycle_entries,
+    place,
+    push_entries,
+    remove_from_battle,
+    to_exhaust,
+)
 from .hooks import effective_cost, playable_by_hooks
 from .state import NO_PAUSE, CardInstance, Ctx, Frame, Unit
 
@@ -24,6 +31,8 @@ def check_instance(e: Engine, inst: object) -> CardInstance:
     own = e.s.cards.get(inst.uid)
     if own is not inst:
         raise NotInBattleError(f"card instance {inst!r} is not in this battle")
+    if own.pile is Pile.REMOVED:
+        raise NotInBattleError(f"card instance {inst!r} has left this battle")
     return own
 
 
@@ -42,8 +51,7 @@ def check_target(e: Engine, inst: CardInstance, target: object) -> int:
     else:
         raise TargetError(f"target must be an enemy Unit or enemy index, got {target!r}")
     units = e.s.units
-    if not 1 <= idx < len(units) or (isinstance(target, Unit) and units[idx].def_id
-                                        != target.def_id):
+    if not 1 <= idx < len(units) or (isinstance(target, Unit) and units[idx] is not target):
         raise TargetError(f"{target!r} is not an enemy in this battle")
     return idx
 
@@ -55,6 +63,12 @@ def refusal(e: Engine, inst: CardInstance, target_uid: int) -> str | None:
         return f"phase is {s.phase.name}, not PLAYER_PHASE"
     if s.pause != NO_PAUSE or s.stack:
         return "an effect is still resolving (Choice, Wait or Animation Gate)"
+    return card_refusal(e, inst, target_uid)
+
+
+def card_refusal(e: Engine, inst: CardInstance, target_uid: int) -> str | None:
+    """The card-level checks of ``refusal`` (the caller knows the phase allows plays)."""
+    s = e.s
     if inst.pile is not Pile.HAND:
         return "the card is not in hand"
     card = inst.active
@@ -132,8 +146,7 @@ def step_play(e: Engine, f: Frame) -> None:
             if Keyword.EXHAUST in card.keywords:
                 to_exhaust(e, inst, Pile.LIMBO)
             elif card.type is CardType.POWER:
-                inst.pile = Pile.REMOVED
-                del s.cards[uid]
+                remove_from_battle(e, inst)  # a played Power leaves the battle
             else:
                 place(e, inst, Pile.DISCARD)
         return

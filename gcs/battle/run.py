@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .. import events as ev
+from ..errors import GameError
 from .state import MasterEntry
 
 if TYPE_CHECKING:
@@ -32,8 +33,12 @@ def set_entries(e: Engine, entries: Iterable[MasterEntry | str | tuple[str, bool
             norm.append((x.card_id, x.upgraded, x.cost_delta))
         elif isinstance(x, str):
             norm.append((x, False, 0))
+        elif (isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], str)
+              and isinstance(x[1], bool)):
+            norm.append((x[0], x[1], 0))
         else:
-            norm.append((x[0], bool(x[1]), 0))
+            raise GameError(f"a master deck entry is a MasterEntry, a card id or a "
+                            f"(card id, upgraded) pair, got {x!r}")
     for cid, _, _ in norm:
         e.c.card(cid)
     e.s.master = []
@@ -42,6 +47,8 @@ def set_entries(e: Engine, entries: Iterable[MasterEntry | str | tuple[str, bool
 
 
 def remove_entries(e: Engine, card_id: str, first_only: bool) -> int:
+    """Remove the first (or every) entry of ``card_id``; an id the content lacks raises."""
+    e.c.card(card_id)  # raises UnknownCardError
     s = e.s
     keep: list[MasterEntry] = []
     removed = 0
@@ -77,3 +84,21 @@ def change_master_cost(e: Engine, entry_uid: int, delta: int) -> None:
         if m.uid == entry_uid:
             s.master[i] = replace(m, cost_delta=m.cost_delta + delta)
             return
+
+
+def upgrade_entry_at(e: Engine, index: int) -> MasterEntry:
+    """Upgrade the master-deck entry at ``index`` (it must be upgradable and not yet upgraded)."""
+    s = e.s
+    m = s.master[index]
+    s.master[index] = new = replace(m, upgraded=True)
+    if e.hot:
+        e.emit(ev.CardModified(-1, m.card_id, "upgrade", True))
+    return new
+
+
+def remove_entry_at(e: Engine, index: int) -> MasterEntry:
+    """Remove the master-deck entry at ``index``; returns it."""
+    m = e.s.master.pop(index)
+    if e.hot:
+        e.emit(ev.CardRemovedFromDeck(m.card_id, 1))
+    return m

@@ -43,6 +43,11 @@ class Content:
             {r.id: r for r in reward_tables}
         )
         self.graphs: Mapping[str, Node] = MappingProxyType(dict(graphs or {}))
+        # Fast paths: which statuses carry hooks, and whether any card does.
+        self.hooked_statuses: frozenset[str] = frozenset(
+            s.id for s in self.statuses.values() if s.hooks)
+        self.card_hooks: bool = any(
+            c.hooks or (c.upgrade is not None and c.upgrade.hooks) for c in self.cards.values())
         # Every graph gets a program key; every node a (key, index) reference for saves.
         self._programs: dict[ProgramKey, list[Node]] = {}
         self._refs: dict[int, tuple[ProgramKey, int]] = {}

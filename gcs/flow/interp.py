@@ -17,18 +17,18 @@ from ..battle import cards as C
 from ..battle import combat as U
 from ..battle import frames as K
 from ..battle.intents import resolve_intents, spawn_enemy
-from ..battle.state import CHOICE, GATE, WAIT, ActiveHook, Ctx, Delayed, Frame
-from ..enums import BattlePhase, CardType, PileScope
+from ..battle.state import CHOICE, GATE, WAIT, ActiveHook, Ctx, Delayed, Frame, Unit
+from ..enums import BattlePhase, CardType, Pile, PileScope
 from ..errors import FlowError
 from . import nodes as N
-from .values import cards_of, select, test, units_of, val
+from .values import cards_of, in_battle, select, test, units_of, val
 
 if TYPE_CHECKING:
     from ..engine import Engine
 
 Exec = Callable[["Engine", Any, Ctx], None]
 EXEC: dict[type, Exec] = {}
-STEP: dict[type, Callable[["Engine", Frame], None]] = {}
+STEP: dict[type, Callable[[Engine, Frame], None]] = {}
 
 
 def exec_node(e: Engine, node: N.Node, ctx: Ctx) -> None:
@@ -48,8 +48,10 @@ def step_entry(e: Engine, f: Frame) -> None:
     f.pc = 1
     exec_node(e, f.node, f.ctx)  # type: ignore[arg-type]
     s = e.s
-    if s.stack[-1] is f and not s.pause:
-        s.stack.pop()
+    stack = s.stack
+    # (a WaitUntil at the root may have detached this very frame, leaving the stack empty)
+    if stack and stack[-1] is f and not s.pause:
+        stack.pop()
 
 
 def step_node(e: Engine, f: Frame) -> None:
@@ -87,8 +89,8 @@ def _st_sequence(e: Engine, f: Frame) -> None:
             return
         f.pc = i + 1
         exec_node(e, steps[i], ctx)  # type: ignore[arg-type]
-        if stack[-1] is not f or s.pause:
-            return
+        if not stack or stack[-1] is not f or s.pause:
+            return  # pushed work, paused, or detached by a WaitUntil
 
 
 def _ex_branch(e: Engine, node: N.Branch, ctx: Ctx) -> None:
@@ -128,8 +130,8 @@ def _st_foreach(e: Engine, f: Frame) -> None:
     while f.pc < len(ids):
         i = ids[f.pc]
         f.pc += 1
-        if kind == "c" and i not in s.cards:
-            continue  # the card left the battle meanwhile
+        if kind == "c" and not in_battle(e, kind, i):
+            continue  # the card left the battle meanwhile (dead units are still visited)
         f.ctx.objs[node.var] = [kind, [i]]  # type: ignore[union-attr]
         exec_node(e, node.body, f.ctx)  # type: ignore[arg-type]
         return
@@ -150,18 +152,40 @@ def _st_while(e: Engine, f: Frame) -> None:
         return
     if f.pc >= node.max_iterations:
         raise FlowError(
-            f"While loop in {ctx.entry or 'a behaviour'} exceeded max_iterations="
-            f"{node.max_iterations}"
+            f"While loop in {_where(e, ctx)} exceeded max_iterations={node.max_iterations}: "
+            f"its condition still held after {node.max_iterations} iterations (make the body "
+            f"change what the condition reads, or raise max_iterations)"
         )
     f.pc += 1
     exec_node(e, node.body, ctx)
 
 
+def _where(e: Engine, ctx: Ctx) -> str:
+    """Which behaviour a scope belongs to, for error messages."""
+    entry = ctx.entry or "behaviour"
+    if ctx.status:
+        return f"status {ctx.status!r} {entry}"
+    inst = e.s.cards.get(ctx.src) if ctx.src >= 0 else None
+    if inst is not None:
+        return f"card {inst.card_id!r} {entry}"
+    if ctx.owner > 0 and ctx.owner < len(e.s.units):
+        return f"enemy {e.s.units[ctx.owner].def_id!r} {entry}"
+    return entry
+
+
 def _ex_call(e: Engine, node: N.Call, ctx: Ctx) -> None:
+    """Run a named graph in the caller's scope (its slots are the caller's slots)."""
     graph = e.c.graphs.get(node.graph)
     if graph is None:
-        raise FlowError(f"Call of unknown graph {node.graph!r}")
-    exec_node(e, graph, ctx)
+        raise FlowError(f"Call of unknown graph {node.graph!r} in {_where(e, ctx)}")
+    try:
+        exec_node(e, graph, ctx)
+    except RecursionError:
+        raise FlowError(
+            f"Call of graph {node.graph!r} in {_where(e, ctx)} recursed without end: a graph "
+            f"calls itself through Branch/Call only; put the recursion in a Sequence or Loop "
+            f"with a stopping condition"
+        ) from None
 
 
 def _ex_setvar(e: Engine, node: N.SetVar, ctx: Ctx) -> None:
@@ -212,18 +236,31 @@ def _ex_gate(e: Engine, node: N.AnimationGate, ctx: Ctx) -> None:
 
 
 def due_of(e: Engine, when: str, turns: int) -> int:
-    """The occurrence counter at which a delayed continuation becomes due."""
+    """The occurrence counter at which a delayed continuation becomes due.
+
+    ``turns`` = N means the N-th occurrence of the phase point that is still ahead of now
+    (N < 1 counts as 1). Player points count player turns (``player_turns``, extra turns
+    included); ``enemy_phase_end`` counts turn numbers.
+    """
     s = e.s
-    turns = max(1, turns)
+    n = max(1, turns)
     if when == "player_turn_start":
-        return s.player_turns + turns
+        # any behaviour runs after step 4 of the current PlayerTurnStart: the next one is ahead
+        return s.player_turns + n
     if when == "player_turn_end":
-        here = s.phase in (BattlePhase.PLAYER_TURN_START, BattlePhase.PLAYER_PHASE)
-        return (s.player_turns if here else s.player_turns + 1) + turns - 1
-    return s.turn + turns - 1  # enemy_phase_end, counted by turn number
+        ahead = s.phase in (BattlePhase.PLAYER_TURN_START, BattlePhase.PLAYER_PHASE) or any(
+            f.kind == K.TURN_END and f.pc <= 4 for f in s.stack)
+        return s.player_turns + n - (1 if ahead else 0)
+    # enemy_phase_end, counted by turn number (the turn is 1 while the battle initialises)
+    ahead = s.phase is not BattlePhase.ENEMY_PHASE or any(
+        f.kind == K.ENEMY_PHASE and (f.data is None or f.pc <= len(f.data)) for f in s.stack)
+    return max(1, s.turn) + n - (1 if ahead else 0)
 
 
 def _ex_wait_until(e: Engine, node: N.WaitUntil, ctx: Ctx) -> None:
+    if node.when not in N.WAIT_UNTIL:
+        raise FlowError(f"WaitUntil in {_where(e, ctx)}: unknown phase point {node.when!r} "
+                        f"(expected one of {', '.join(N.WAIT_UNTIL)})")
     s = e.s
     stack = s.stack
     i = len(stack) - 1
@@ -274,8 +311,8 @@ def step_each(e: Engine, f: Frame) -> None:
 
 def _card_op(e: Engine, node: N.Node, ctx: Ctx, uid: int) -> None:
     inst = e.s.cards.get(uid)
-    if inst is None:
-        return
+    if inst is None or inst.pile is Pile.REMOVED:
+        return  # the card left the battle meanwhile
     if isinstance(node, N.MoveCard):
         C.move(e, inst, node.pile, node.position)
     elif isinstance(node, N.ExhaustCard):
@@ -312,7 +349,8 @@ def _transform(e: Engine, node: N.TransformCard, inst: Any) -> None:
             return
         new = pool[e.s.rng_cards.below(len(pool))]
     inst.set_card(new, False)
-    inst.battle_delta = inst.turn_delta = 0
+    # a new card: the old card's run (master-deck) and temporary cost changes do not carry over
+    inst.cost_delta = inst.battle_delta = inst.turn_delta = 0
     inst.battle_set = inst.turn_set = None
     if e.hot:
         e.emit(ev.CardModified(inst.uid, inst.card_id, "transform", False))
@@ -332,6 +370,9 @@ def _modify_cost(e: Engine, node: N.ModifyCost, ctx: Ctx, inst: Any) -> None:
     amount = val(e, node.amount, ctx)
     set_to = None if node.set_to is None else val(e, node.set_to, ctx)
     d = node.duration
+    if d not in N.COST_DURATIONS:
+        raise FlowError(f"ModifyCost: unknown duration {d!r} (expected one of "
+                        f"{', '.join(N.COST_DURATIONS)})")
     if d == "turn":
         if set_to is not None:
             inst.turn_set, inst.turn_delta = set_to, 0
@@ -356,6 +397,9 @@ def _ex_draw(e: Engine, node: N.DrawCards, ctx: Ctx) -> None:
 
 
 def _ex_add(e: Engine, node: N.AddCards, ctx: Ctx) -> None:
+    if node.pile is PileScope.MASTER or node.pile is PileScope.ALL:
+        raise FlowError(f"AddCards in {_where(e, ctx)} cannot create a battle card in "
+                        f"{node.pile.name}; use HAND, DRAW, DISCARD or EXHAUST")
     card = e.c.card(node.card)
     made = [C.create(e, card, node.pile, node.position, node.upgraded).uid
             for _ in range(max(0, val(e, node.count, ctx)))]
@@ -364,10 +408,16 @@ def _ex_add(e: Engine, node: N.AddCards, ctx: Ctx) -> None:
 
 
 def _ex_hook(e: Engine, node: N.RegisterCardHook, ctx: Ctx) -> None:
-    if ctx.entry == "on_play" and not ctx.status:
+    if ctx.entry == "on_play" and not ctx.status and _play_pending(e, ctx):
         ctx.hooks.append(node)  # registered once the play's deferred branches complete
     else:
         register_hook(e, node, ctx.src)
+
+
+def _play_pending(e: Engine, ctx: Ctx) -> bool:
+    """Is the play that owns this On Play scope still resolving? (A delayed continuation of
+    On Play resumes after its play completed: its hooks then register at once.)"""
+    return any(f.kind == K.PLAY and f.ctx is ctx for f in e.s.stack)
 
 
 def register_hook(e: Engine, node: N.Node, source: int) -> None:
@@ -437,6 +487,26 @@ def _hit(e: Engine, ctx: Ctx, amount: int, uid: int) -> None:
                       attack=True)
 
 
+def _per_unit(e: Engine, units: list[Unit], act: Callable[[Unit], None]) -> None:
+    """Run ``act`` on each unit in order; the reactions it queues (on_apply,
+    on_damage_taken, on_death...) then run in the same unit order, as one batch."""
+    stack = e.s.stack
+    base = len(stack)
+    cuts = []
+    for u in units:
+        act(u)
+        cuts.append(len(stack))
+    if len(units) > 1 and len(stack) > base:
+        segments = []
+        lo = base
+        for hi in cuts:
+            segments.append(stack[lo:hi])
+            lo = hi
+        del stack[base:]
+        for seg in reversed(segments):  # the first unit's reactions end on top: run first
+            stack.extend(seg)
+
+
 def _ex_block(e: Engine, node: N.GainBlock, ctx: Ctx) -> None:
     amount = val(e, node.amount, ctx)
     for u in units_of(e, node.target, ctx):
@@ -445,8 +515,7 @@ def _ex_block(e: Engine, node: N.GainBlock, ctx: Ctx) -> None:
 
 def _ex_lose_hp(e: Engine, node: N.LoseHp, ctx: Ctx) -> None:
     amount = val(e, node.amount, ctx)
-    for u in units_of(e, node.target, ctx):
-        U.lose_hp(e, u, amount)
+    _per_unit(e, units_of(e, node.target, ctx), lambda u: U.lose_hp(e, u, amount))
 
 
 def _ex_heal(e: Engine, node: N.Heal, ctx: Ctx) -> None:
@@ -465,14 +534,14 @@ def _ex_energy(e: Engine, node: N.GainEnergy, ctx: Ctx) -> None:
 
 def _ex_apply(e: Engine, node: N.ApplyStatus, ctx: Ctx) -> None:
     n = val(e, node.amount, ctx)
-    for u in units_of(e, node.target, ctx):
-        U.apply_status(e, u, node.status, n)
+    sid = node.status
+    _per_unit(e, units_of(e, node.target, ctx), lambda u: U.apply_status(e, u, sid, n))
 
 
 def _ex_remove(e: Engine, node: N.RemoveStatus, ctx: Ctx) -> None:
     n = None if node.amount is None else val(e, node.amount, ctx)
-    for u in units_of(e, node.target, ctx):
-        U.remove_status(e, u, node.status, n)
+    sid = node.status
+    _per_unit(e, units_of(e, node.target, ctx), lambda u: U.remove_status(e, u, sid, n))
 
 
 def _ex_spawn(e: Engine, node: N.SpawnEnemy, ctx: Ctx) -> None:
@@ -498,7 +567,11 @@ def _ex_revive(e: Engine, node: N.Revive, ctx: Ctx) -> None:
 
 
 def _ex_end_turn(e: Engine, node: N.EndTurn, ctx: Ctx) -> None:
-    e.s.end_turn = True
+    # Only the player's own turn can be asked to end; elsewhere (PlayerTurnEnd, EnemyPhase,
+    # Initialize) the request is ignored instead of ending the player's next turn at once.
+    s = e.s
+    if s.phase is BattlePhase.PLAYER_TURN_START or s.phase is BattlePhase.PLAYER_PHASE:
+        s.end_turn = True
 
 
 def _ex_gold(e: Engine, node: N.GainGold, ctx: Ctx) -> None:

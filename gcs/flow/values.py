@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..battle.hooks import card_matches
 from ..battle.state import Ctx, Unit
 from ..enums import Pile
 from ..errors import FlowError
 from .exprs import (
+    BIN_OPS,
+    COMPARE_OPS,
     AllOf,
     AnyOf,
     BinOp,
@@ -61,7 +63,9 @@ def val(e: Engine, v: Value, ctx: Ctx) -> int:
             return a // b if b else 0
         if op == "min":
             return min(a, b)
-        return max(a, b)
+        if op == "max":
+            return max(a, b)
+        raise FlowError(f"unknown value operator {op!r} (expected one of {', '.join(BIN_OPS)})")
     if isinstance(v, RandInt):
         return e.s.rng_cards.between(val(e, v.lo, ctx), val(e, v.hi, ctx))
     if isinstance(v, bool):
@@ -70,7 +74,7 @@ def val(e: Engine, v: Value, ctx: Ctx) -> int:
 
 
 def var(e: Engine, name: str, ctx: Ctx) -> int:
-    """A value slot: the scope first, then a status's live stacks, then the source card's numbers."""
+    """A value slot of the scope; else a status's live stacks; else the source card's numbers."""
     vals = ctx.vals
     if name in vals:
         return int(vals[name])
@@ -126,7 +130,9 @@ def test(e: Engine, c: Cond, ctx: Ctx) -> bool:
             return a != b
         if op == "ge":
             return a >= b
-        return a > b
+        if op == "gt":
+            return a > b
+        raise FlowError(f"unknown comparison {op!r} (expected one of {', '.join(COMPARE_OPS)})")
     if isinstance(c, HasStatus):
         return any(u.statuses.get(c.status, 0) for u in units_of(e, c.unit, ctx))
     if isinstance(c, AllOf):
@@ -186,14 +192,14 @@ def cards_of(e: Engine, sel: CardSel, ctx: Ctx) -> list[int]:
     elif src == "drawn":
         ids = s.drawn.copy()
     elif src == "this":
-        ids = [ctx.src] if ctx.src in s.cards else []
+        ids = [ctx.src] if in_battle(e, "c", ctx.src) else []
     elif src == "all":
         ids = s.hand + s.draw[::-1] + s.discard + s.exhaust
     elif src == "var":
         slot = ctx.objs.get(sel.var or "")
         if slot is None or slot[0] != "c":
             raise FlowError(f"object slot {sel.var!r} does not hold cards")
-        ids = [i for i in slot[1] if i in s.cards]
+        ids = [i for i in slot[1] if in_battle(e, "c", i)]  # live: gone cards drop out
     else:
         raise FlowError(f"unknown card selector {src!r}")
     cards = s.cards
@@ -221,6 +227,7 @@ def select(e: Engine, sel: CardSel | UnitSel, ctx: Ctx) -> tuple[str, list[int]]
 
 
 def in_battle(e: Engine, kind: str, i: int) -> bool:
+    """Is this object still part of the battle? (a card that left it is REMOVED; units stay)"""
     if kind == "c":
         inst = e.s.cards.get(i)
         return inst is not None and inst.pile is not Pile.REMOVED

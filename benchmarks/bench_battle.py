@@ -1,0 +1,89 @@
+"""Speed of the fixed workload: Ironclad starter deck vs one Jaw Worm, uniform random legal
+actions, a fresh battle each time, one process.
+
+    ./scripts/gcs-bench            (or: python benchmarks/bench_battle.py [--battles N])
+
+Prints battles/s, decisions/s, apply/s and the clone time of a mid-battle state. The numbers
+are wall-clock measurements of this machine; the wording and order of the lines are stable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+
+from gcs import Game, builtin_content
+from gcs.sim.policies import RandomPolicy
+from gcs.sim.runner import battle_seed, play_battle, policy_seed
+
+
+def bench_battles(n: int, seed: int) -> tuple[float, int, int]:
+    content = builtin_content()
+    decisions = wins = 0
+    t0 = time.perf_counter()
+    for i in range(n):
+        g = Game(content, seed=battle_seed(seed, i), log_events=False)
+        r = play_battle(g, "jaw_worm", RandomPolicy(policy_seed(seed, i)), take_rewards=False)
+        decisions += r.decisions
+        wins += r.won
+    return time.perf_counter() - t0, decisions, wins
+
+
+def bench_apply(n_battles: int, seed: int) -> tuple[float, int]:
+    """Time spent inside ``apply`` alone (legal actions and policy excluded)."""
+    content = builtin_content()
+    spent = 0.0
+    applies = 0
+    for i in range(n_battles):
+        g = Game(content, seed=battle_seed(seed, i), log_events=False)
+        g.start_battle("jaw_worm")
+        pol = RandomPolicy(policy_seed(seed, i))
+        while not g.is_waiting_for_reward and g.is_battle_active:
+            a = pol(g, g.legal_actions())
+            t = time.perf_counter()
+            g.apply(a)
+            spent += time.perf_counter() - t
+            applies += 1
+    return spent, applies
+
+
+def bench_clone(reps: int, seed: int) -> float:
+    content = builtin_content()
+    g = Game(content, seed=seed, log_events=False)
+    g.start_battle("jaw_worm")
+    pol = RandomPolicy(seed)
+    for _ in range(4):  # a few decisions in: a mid-battle state
+        legal = g.legal_actions()
+        if not legal:
+            break
+        g.apply(pol(g, legal))
+    best = float("inf")
+    for _ in range(5):
+        t = time.perf_counter()
+        for _ in range(reps):
+            g.clone()
+        best = min(best, (time.perf_counter() - t) / reps)
+    return best
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--battles", type=int, default=3000)
+    ap.add_argument("--seed", type=int, default=12345)
+    a = ap.parse_args()
+    bench_battles(50, a.seed)  # warm-up
+    dt, decisions, wins = bench_battles(a.battles, a.seed)
+    spent, applies = bench_apply(max(1, a.battles // 5), a.seed)
+    clone = bench_clone(2000, a.seed)
+    print(f"workload      ironclad starter vs jaw_worm, random policy, 1 process, "
+          f"python {platform.python_version()}")
+    print(f"battles       {a.battles} ({wins} won)")
+    print(f"battles/s     {a.battles / dt:,.0f}")
+    print(f"decisions/s   {decisions / dt:,.0f}")
+    print(f"apply/s       {applies / spent:,.0f}")
+    print(f"clone         {clone * 1e6:.2f} us (mid-battle state)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,511 @@
+"""Load a content pack: a directory of YAML files (or one file, or a mapping) -> ``Content``.
+
+Every problem in the pack is reported at once, each with file, line, definition and field, in a
+:class:`ContentError`; a bad pack never half-loads. Directory packs go through the compiled cache.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Mapping
+from pathlib import Path, PurePosixPath
+from types import MappingProxyType
+from typing import Any, TypeVar, cast
+
+import yaml
+from yaml.events import (
+    AliasEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+)
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from ..errors import ContentError
+from ..flow import nodes as N
+from . import cache
+from .db import Content
+from .defs import CharacterDef, EncounterDef, EnemyDef, GameCard, RewardTable, StatusDef
+from .problems import Ctx, Env, Key, Problem, Sink, check_keys, get_map, get_str, listing
+from .schema import COMPILERS, ID_RE, LABELS, SECTIONS, Parts, Source
+
+T = TypeVar("T")
+Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+BUILTIN = DATA_DIR / "ironclad"
+PACK_FIELDS = ("id", "name", "description", "version")
+_STR = "tag:yaml.org,2002:str"
+_MERGE = "tag:yaml.org,2002:merge"
+# Plain words YAML 1.1 would turn into something else; as in YAML 1.2, yes/no/on/off stay words.
+_PLAIN_SPECIAL = frozenset((
+    "true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL", "~"))
+_RESOLVER = yaml.resolver.Resolver()
+_CTOR = yaml.constructor.SafeConstructor()
+_MERGE_KEY = object()
+
+
+# ---------------------------------------------------------------- YAML text -> data
+
+
+class YamlDoc:
+    """One parsed file: ``data``, problems with lines, and duplicate keys (key path, line)."""
+
+    __slots__ = ("data", "dups", "errors")
+
+    def __init__(self) -> None:
+        self.data: object = None
+        self.errors: list[tuple[int, str]] = []
+        self.dups: list[tuple[tuple[Key, ...], int]] = []
+
+
+def _scalar(ev: Any) -> object:
+    v: str = ev.value
+    tag = ev.tag
+    if tag is None or tag == "!":
+        if ev.implicit[0] and v and v[0] not in "-+0123456789.<=~" and v not in _PLAIN_SPECIAL:
+            return v  # the common case: a plain word
+        tag = _RESOLVER.resolve(ScalarNode, v, ev.implicit)  # type: ignore[no-untyped-call]
+    if tag == _STR:
+        return v
+    if tag == _MERGE:
+        return _MERGE_KEY
+    build = _CTOR.yaml_constructors.get(tag)
+    if build is None:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"unsupported tag {tag!r}", ev.start_mark)
+    return build(_CTOR, ScalarNode(tag, v, ev.start_mark, ev.end_mark, ev.style))
+
+
+def read_yaml(text: str) -> YamlDoc:
+    """Parse YAML into plain data from the event stream (fast), noting duplicate keys."""
+    doc = YamlDoc()
+    loader = Loader(text)
+    get = loader.get_event
+    stack: list[tuple[Any, bool, object, bool, Any]] = []
+    path: list[Key] = []
+    anchors: dict[str, object] = {}
+    merged: dict[int, set[object]] = {}
+    cur: Any = None
+    key_ev: Any = None
+    is_map, key, has_key = False, None, False
+    docs = 0
+    try:
+        while True:
+            ev = get()
+            cls = ev.__class__
+            if cls is ScalarEvent:
+                val: Any = _scalar(ev)
+            elif cls is MappingStartEvent:
+                val = {}
+            elif cls is SequenceStartEvent:
+                val = []
+            elif cls is MappingEndEvent or cls is SequenceEndEvent:
+                cur, is_map, key, has_key, key_ev = stack.pop()
+                if cur is not None:
+                    path.pop()
+                continue
+            elif cls is AliasEvent:
+                if ev.anchor not in anchors:
+                    doc.errors.append((ev.start_mark.line + 1, f"unknown alias *{ev.anchor}"))
+                    return doc
+                val = anchors[ev.anchor]
+            elif cls is StreamEndEvent:
+                break
+            else:
+                if cls is DocumentStartEvent:
+                    docs += 1
+                    if docs > 1:
+                        doc.errors.append((ev.start_mark.line + 1,
+                                           "a pack file holds one YAML document (found '---')"))
+                        return doc
+                continue
+            if cls is not AliasEvent and ev.anchor is not None:
+                anchors[ev.anchor] = val
+            container = cls is MappingStartEvent or cls is SequenceStartEvent
+            child: Key = 0
+            if cur is None:
+                doc.data = val
+            elif not is_map:
+                child = len(cur)
+                cur.append(val)
+            elif not has_key:
+                if container:
+                    doc.errors.append((ev.start_mark.line + 1, "complex mapping keys are not "
+                                       "supported"))
+                    return doc
+                key, has_key, key_ev = val, True, ev
+                continue
+            else:
+                has_key = False
+                if key is _MERGE_KEY:
+                    if not _merge(cur, val, merged) or container:
+                        doc.errors.append((ev.start_mark.line + 1, "a merge key '<<' takes an "
+                                           "alias of a mapping, like '<<: *base'"))
+                        return doc
+                    continue
+                if not isinstance(key, (str, int, float, bool)) and key is not None:
+                    doc.errors.append((key_ev.start_mark.line + 1, "unsupported mapping key"))
+                    return doc
+                child = key if isinstance(key, (str, int)) else str(key)
+                if key in cur and key not in merged.get(id(cur), ()):
+                    doc.dups.append(((*path, child), key_ev.start_mark.line + 1))
+                    val = {} if cls is MappingStartEvent else [] if container else val
+                else:
+                    cur[key] = val
+            if container:
+                stack.append((cur, is_map, key, False, key_ev))
+                if cur is not None:
+                    path.append(child)
+                cur, is_map, has_key = val, cls is MappingStartEvent, False
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else 1
+        doc.errors.append((line, f"YAML syntax error: {exc.problem or exc.context}"))
+    finally:
+        loader.dispose()
+    return doc
+
+
+def _merge(cur: dict[object, object], val: object, merged: dict[int, set[object]]) -> bool:
+    items = val if isinstance(val, list) else [val]
+    maps = [m for m in items if isinstance(m, dict)]
+    if len(maps) != len(items):
+        return False
+    keys = merged.setdefault(id(cur), set())
+    for m in maps:
+        for k, v in m.items():
+            if k not in cur:
+                cur[k] = v
+                keys.add(k)
+    return True
+
+
+def _line_of(root: Node | None, ypath: tuple[Key, ...]) -> int | None:
+    """The line of the deepest node of ``ypath`` that exists (1-based)."""
+    if root is None:
+        return None
+    node, line = root, root.start_mark.line + 1
+    for k in ypath:
+        if isinstance(node, MappingNode):
+            for kn, vn in node.value:
+                if isinstance(kn, ScalarNode) and kn.value == str(k):
+                    node, line = vn, kn.start_mark.line + 1
+                    break
+            else:
+                return line
+        elif isinstance(node, SequenceNode) and isinstance(k, int) and k < len(node.value):
+            node = node.value[k]
+            line = node.start_mark.line + 1
+        else:
+            return line
+    return line
+
+
+# ---------------------------------------------------------------- pack files
+
+
+def _classify(rel: PurePosixPath) -> str | None:
+    """Which section a file holds: ``pack``, a section name, or None (not a pack file)."""
+    if len(rel.parts) > 1:
+        return rel.parts[0] if rel.parts[0] in SECTIONS else None
+    stem = rel.stem
+    if stem == "pack":
+        return "pack"
+    return next((s for s in SECTIONS if stem == s or stem.startswith(s + "_")), None)
+
+
+def pack_files(path: Path) -> list[tuple[str, bytes]]:
+    """The YAML files of a pack directory (sorted relative paths), or the one file given."""
+    if path.is_file():
+        return [(path.name, path.read_bytes())]
+    files = sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+    return [(p.relative_to(path).as_posix(), p.read_bytes()) for p in files]
+
+
+def digest_of(files: list[tuple[str, bytes]]) -> str:
+    h = hashlib.sha256()
+    for rel, data in files:
+        h.update(rel.encode() + b"\0" + str(len(data)).encode() + b"\0")
+        h.update(data)
+    return h.hexdigest()
+
+
+class _Build:
+    """Problems and sources gathered from files or a mapping, then compiled in one go."""
+
+    def __init__(self) -> None:
+        self.sink = Sink()
+        self.sources: list[Source] = []
+        self.texts: dict[str, str] = {}
+        self.order: list[str] = []
+        self.pack_id: str | None = None
+
+    def problem(self, file: str, message: str, line: int | None = None,
+                ypath: tuple[Key, ...] = (), label: str = "",
+                also: tuple[str, tuple[Key, ...]] | None = None) -> None:
+        self.sink.problems.append(Problem(file, ypath, label, "", message, line, also))
+
+    def pack(self, raw: object, file: str, root: tuple[Key, ...]) -> None:
+        ctx = Ctx.top(self.sink, Env(), file, root, "pack")
+        if isinstance(raw, str):
+            raw = {"id": raw}
+        m = get_map(raw, ctx, "a pack mapping {id: ..., name: ...}")
+        if m is None or not check_keys(m, ctx, PACK_FIELDS, ("id",)):
+            return
+        got = get_str(m["id"], ctx.at("id"))
+        if got is not None and not ID_RE.match(got):
+            ctx.at("id").error(f"bad pack id {got!r}: use letters, digits, '_' and '-'")
+        elif got is not None:
+            self.pack_id = got
+
+    def sections(self, data: object, file: str, mapping: bool) -> None:
+        """A whole pack in one mapping: ``pack`` plus section name -> definitions."""
+        ctx = Ctx.top(self.sink, Env(), file, (), "")
+        m = get_map(data, ctx, "a mapping of sections (pack, cards, statuses, ...)")
+        if m is None or not check_keys(m, ctx, ("pack", *SECTIONS), ("pack",)):
+            return
+        for kind, section in m.items():
+            where, root = (kind, ()) if mapping else (file, (kind,))
+            if kind == "pack":
+                self.pack(section, where, root)
+            else:
+                self.sources.append(Source(kind, where, root, section))
+
+    def file(self, rel: str, data: bytes, single: bool) -> None:
+        self.order.append(rel)
+        kind = "all" if single else _classify(PurePosixPath(rel))
+        if kind is None:
+            self.problem(rel, "not a pack file: name it pack.yaml, <section>.yaml, "
+                         "<section>_*.yaml or put it in a <section>/ folder (sections: "
+                         + ", ".join(SECTIONS) + ")")
+            return
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            self.problem(rel, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
+            return
+        self.texts[rel] = text
+        doc = read_yaml(text)
+        for line, message in doc.errors:
+            self.problem(rel, message, line)
+        if doc.errors:
+            return
+        for ypath, line in doc.dups:
+            is_def = len(ypath) == (2 if single else 1)
+            sect = str(ypath[0]) if single else kind
+            if is_def and sect in LABELS:
+                label = f"{LABELS[sect]} {ypath[-1]!r}"
+                self.problem(rel, "duplicate id", line, ypath, label, (rel, ypath))
+            else:
+                self.problem(rel, f"duplicate key {ypath[-1]!r}", line, ypath, "", (rel, ypath))
+        if single:
+            self.sections(doc.data, rel, False)
+        elif kind == "pack":
+            self.pack(doc.data, rel, ())
+        else:
+            self.sources.append(Source(kind, rel, (), doc.data))
+
+    def compile(self) -> Parts:
+        parts = compile_pack(self.pack_id or "", self.sources, self.sink)
+        if self.sink.problems or parts is None:
+            raise ContentError(self.render())
+        return parts
+
+    def render(self) -> list[str]:
+        """Every problem as ``file:line: definition: field 'f': message``, in file order."""
+        roots: dict[str, Node | None] = {}
+
+        def line(file: str, ypath: tuple[Key, ...]) -> int | None:
+            if file not in self.texts:
+                return None
+            if file not in roots:
+                try:
+                    roots[file] = yaml.compose(self.texts[file], Loader=Loader)
+                except yaml.YAMLError:
+                    roots[file] = None
+            return _line_of(roots[file], ypath)
+
+        rows: list[tuple[int, int, int, str]] = []
+        for i, p in enumerate(self.sink.problems):
+            ln = p.line if p.line is not None else line(p.file, p.ypath)
+            text = p.message
+            if p.also is not None:
+                text += f" (first defined at {p.also[0]}:{line(*p.also) or '?'})"
+            head = [f"{p.file}:{ln}" if ln else p.file]
+            head += [p.label] if p.label else []
+            head += [f"field '{p.field}'"] if p.field else []
+            order = self.order.index(p.file) if p.file in self.order else len(self.order)
+            rows.append((order, ln or 0, i, ": ".join([*head, text])))
+        out: list[str] = []
+        for *_, text in sorted(rows):
+            if text not in out:
+                out.append(text)
+        return out
+
+
+# ---------------------------------------------------------------- the whole pack
+
+
+def compile_pack(pack_id: str, sources: list[Source], sink: Sink) -> Parts | None:
+    """Compile every section, then check references and call cycles; None if any problem."""
+    built: dict[str, dict[str, object]] = {k: {} for k in SECTIONS}
+    first: dict[tuple[str, str], tuple[str, tuple[Key, ...]]] = {}
+    for src in sources:
+        label = LABELS[src.kind]
+        if src.data is None:
+            continue
+        if not isinstance(src.data, dict):
+            top = Ctx.top(sink, Env(), src.file, src.root, "")
+            top.error(f"wrong type: expected a mapping of {label} id -> definition, "
+                      f"got {type(src.data).__name__}")
+            continue
+        compile_one = COMPILERS[src.kind]
+        for ident, raw in src.data.items():
+            where = (src.file, (*src.root, ident))
+            if not isinstance(ident, str) or not ID_RE.match(ident):
+                sink.problems.append(Problem(src.file, where[1], "", "", f"bad {label} id "
+                                             f"{ident!r}: use letters, digits, '_' and '-'"))
+                continue
+            seen = first.setdefault((src.kind, ident), where)
+            if seen is not where:
+                sink.problems.append(Problem(src.file, where[1], f"{label} {ident!r}", "",
+                                             "duplicate id", also=seen))
+                continue
+            ctx = Ctx.top(sink, Env(), src.file, where[1], f"{label} {ident!r}")
+            built[src.kind][ident] = compile_one(ident, raw, ctx)
+    known = {LABELS[k]: {i for (kind, i) in first if kind == k} for k in SECTIONS}
+    for kind, ident, ctx in sink.refs:
+        ids = known[kind]
+        if ident not in ids:
+            have = f"known: {listing(ids, ident)}" if ids else "none are defined"
+            ctx.error(f"unknown {kind} {ident!r} ({have})")
+    _check_cycles(sink)
+    if sink.problems:
+        return None
+
+    def defs(kind: str, cls: type[T]) -> tuple[T, ...]:
+        return tuple(d for d in built[kind].values() if isinstance(d, cls))
+
+    graphs = cast("dict[str, N.Node]", built["graphs"])
+    return Parts(pack_id, defs("cards", GameCard), defs("statuses", StatusDef),
+                 defs("enemies", EnemyDef), defs("encounters", EncounterDef),
+                 defs("characters", CharacterDef), defs("rewards", RewardTable),
+                 MappingProxyType(graphs))
+
+
+def _check_cycles(sink: Sink) -> None:
+    """Report each cycle of graph calls once, at the call that closes it."""
+    edges: dict[str, list[tuple[str, Ctx]]] = {}
+    for caller, callee, ctx in sink.calls:
+        edges.setdefault(caller, []).append((callee, ctx))
+    done: set[str] = set()
+    reported: set[tuple[str, ...]] = set()
+
+    def visit(g: str, stack: list[str]) -> None:
+        stack.append(g)
+        for callee, ctx in edges.get(g, ()):
+            if callee in stack:
+                cycle = [*stack[stack.index(callee):], callee]
+                ring = cycle[:-1]
+                i = ring.index(min(ring))
+                key = tuple(ring[i:] + ring[:i])
+                if key not in reported:
+                    reported.add(key)
+                    ctx.error("call cycle: " + " -> ".join(cycle))
+            elif callee not in done:
+                visit(callee, stack)
+        stack.pop()
+        done.add(g)
+
+    for g in sorted(edges):
+        if g not in done:
+            visit(g, [])
+
+
+# ---------------------------------------------------------------- public API
+
+
+def _content(parts: Parts, digest: str) -> Content:
+    return Content(pack_id=parts.pack_id, cards=parts.cards, statuses=parts.statuses,
+                   enemies=parts.enemies, encounters=parts.encounters,
+                   characters=parts.characters, reward_tables=parts.reward_tables,
+                   graphs=parts.graphs, digest=digest)
+
+
+def _plain(v: object) -> object:
+    """Builder/mapping data as YAML would give it: dicts, lists and scalars."""
+    if isinstance(v, Mapping):
+        return {k: _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v
+
+
+def load_content(source: str | Path | Mapping[str, Any], *, use_cache: bool = True) -> Content:
+    """Load and validate a pack (directory, YAML file or mapping); errors list every problem."""
+    build = _Build()
+    if isinstance(source, Mapping):
+        data = _plain(source)
+        digest = hashlib.sha256(json.dumps(data, sort_keys=True, default=repr).encode()).hexdigest()
+        build.order = ["<mapping>", "pack", *SECTIONS]
+        build.sections(data, "<mapping>", True)
+        return _content(build.compile(), digest)
+    path = Path(source)
+    if not path.exists():
+        raise ContentError(f"{path}: no such file or directory")
+    files = pack_files(path)
+    if not files:
+        raise ContentError(f"{path}: no YAML files (a pack needs pack.yaml)")
+    digest = digest_of(files)
+    if use_cache:
+        hit = cache.load(digest)
+        if hit is not None:
+            return _content(hit, digest)
+    single = path.is_file()
+    if not single and not any(rel in ("pack.yaml", "pack.yml") for rel, _ in files):
+        build.problem("pack.yaml", "missing: a pack directory needs pack.yaml with the pack 'id'")
+    with cache.gc_paused():
+        for rel, data in files:
+            build.file(rel, data, single)
+        parts = build.compile()
+    if use_cache:
+        cache.store(digest, parts)
+    return _content(parts, digest)
+
+
+@functools.cache
+def builtin_content() -> Content:
+    """The bundled Ironclad pack (gcs/data/ironclad), loaded once per process."""
+    return load_content(BUILTIN)
+
+
+def _count(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
+def summary(content: Content) -> str:
+    """``pack 'ironclad': 52 cards, 12 statuses, ...`` (used by ``gcs validate``)."""
+    parts = [_count(len(content.cards), "card"), _count(len(content.statuses), "status",
+                                                        "statuses"),
+             _count(len(content.enemies), "enemy", "enemies"),
+             _count(len(content.encounters), "encounter"),
+             _count(len(content.characters), "character"),
+             _count(len(content.reward_tables), "reward table")]
+    if content.graphs:
+        parts.append(_count(len(content.graphs), "graph"))
+    return f"pack {content.pack_id!r}: " + ", ".join(parts)
+
+
+def validate_path(path: str | Path) -> tuple[bool, list[str]]:
+    """(ok, lines): one ``ok: ...`` summary line, or one line per problem."""
+    try:
+        content = load_content(path)
+    except ContentError as exc:
+        return False, list(exc.problems)
+    return True, ["ok: " + summary(content)]

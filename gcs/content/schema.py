@@ -1,0 +1,565 @@
+"""The schema of each definition kind (cards, statuses, enemies, encounters, characters,
+reward tables, graphs): YAML-shaped data -> frozen defs, with located problems. References to
+other definitions are recorded here and checked by the loader once the whole pack is read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import NamedTuple, TypeVar
+
+from ..enums import CardType, Decay, HandDiscardRule, IntentKind, Keyword, Rarity, TargetMode
+from ..flow import nodes as N
+from ..flow.exprs import UnitSel
+from .defs import (
+    STATUS_ENTRIES,
+    AiDef,
+    CharacterDef,
+    DeckEntry,
+    EncounterDef,
+    EnemyDef,
+    GameCard,
+    HpRule,
+    MoveDef,
+    RewardTable,
+    StatusDef,
+    WeightedMove,
+)
+from .problems import (
+    Ctx,
+    Env,
+    Key,
+    check_keys,
+    get_bool,
+    get_enum,
+    get_int,
+    get_list,
+    get_map,
+    get_ref,
+    get_str,
+    get_word,
+    listing,
+)
+from .textexprs import SELF, TARGET, hook, modifier
+from .textnodes import effect
+
+T = TypeVar("T")
+SECTIONS = ("cards", "statuses", "enemies", "encounters", "characters", "rewards", "graphs")
+LABELS = {"cards": "card", "statuses": "status", "enemies": "enemy", "encounters": "encounter",
+          "characters": "character", "rewards": "reward table", "graphs": "graph"}
+ID_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_\-]*$")
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+class Source(NamedTuple):
+    """One section's definitions as read: ``data`` sits at key path ``root`` inside ``file``."""
+
+    kind: str
+    file: str
+    root: tuple[Key, ...]
+    data: object
+
+
+class Parts(NamedTuple):
+    """Everything ``Content`` is built from (picklable: the compiled cache stores it)."""
+
+    pack_id: str
+    cards: tuple[GameCard, ...]
+    statuses: tuple[StatusDef, ...]
+    enemies: tuple[EnemyDef, ...]
+    encounters: tuple[EncounterDef, ...]
+    characters: tuple[CharacterDef, ...]
+    reward_tables: tuple[RewardTable, ...]
+    graphs: Mapping[str, N.Node]
+
+
+def title(ident: str) -> str:
+    """A display name from an id: ``jaw_worm`` -> ``Jaw Worm``."""
+    return " ".join(w.capitalize() for w in re.split(r"[_\-]+", ident) if w)
+
+
+def _numbers(v: object, ctx: Ctx) -> dict[str, int] | None:
+    m = get_map(v, ctx, "a mapping of number names to integers, like {damage: 6}")
+    if m is None:
+        return None
+    out = {k: get_int(n, ctx.at(k)) for k, n in m.items()}
+    return None if None in out.values() else {k: n for k, n in out.items() if n is not None}
+
+
+def _items(v: object, ctx: Ctx, get: Callable[[object, Ctx], T | None],
+           what: str) -> list[T] | None:
+    """A list whose items ``get`` checks; None (after reporting) if it or any item is bad."""
+    items = get_list(v, ctx, what)
+    if items is None:
+        return None
+    out = [get(x, ctx.at(i)) for i, x in enumerate(items)]
+    good = [x for x in out if x is not None]
+    return good if len(good) == len(out) else None
+
+
+def _range(v: object, ctx: Ctx, lo: int) -> tuple[int, int] | None:
+    """``7`` or ``[5, 9]`` -> (low, high)."""
+    if isinstance(v, list):
+        if len(v) != 2:
+            ctx.error("wrong type: expected an integer or a [low, high] pair")
+            return None
+        a, b = get_int(v[0], ctx.at(0), lo), get_int(v[1], ctx.at(1), lo)
+        if a is None or b is None:
+            return None
+        if a > b:
+            ctx.error(f"bad range [{a}, {b}]: low is greater than high")
+            return None
+        return a, b
+    n = get_int(v, ctx, lo)
+    return None if n is None else (n, n)
+
+
+def _check_vars(env: Env, known: Iterable[str], what: str) -> None:
+    names = set(known)
+    allowed = names | env.bound
+    for name, ctx in env.used:
+        if name not in allowed:
+            ctx.error(f"unknown number '${name}' ({what}: {listing(names, name) or 'none'})")
+
+
+# ---------------------------------------------------------------- cards
+
+CARD_ENTRIES = ("on_play", "on_drawn", "on_discard", "on_exhaust", "on_turn_start", "on_turn_end")
+CARD_FIELDS = ("name", "cost", "type", "rarity", "target", "text", "numbers", "keywords", "tags",
+               *CARD_ENTRIES, "hooks", "upgrade", "character")
+UPGRADE_FIELDS = tuple(f for f in CARD_FIELDS if f not in ("upgrade", "character"))
+
+
+def card_env(target: TargetMode) -> Env:
+    """Default units of a card's ``deal``/``apply`` by its target mode."""
+    if target in (TargetMode.SINGLE_ENEMY, TargetMode.RANDOM_ENEMY):
+        return Env(TARGET, TARGET)
+    if target is TargetMode.ALL_ENEMIES:
+        all_ = UnitSel("all_enemies")
+        return Env(all_, all_)
+    return Env(None, SELF)
+
+
+@dataclass
+class _CardSpec:
+    """A card's fields as read so far (an upgrade starts from a copy of the base card's)."""
+
+    name: str = ""
+    cost: int = 0
+    x_cost: bool = False
+    unplayable: bool = False
+    type: CardType = CardType.SKILL
+    rarity: Rarity = Rarity.COMMON
+    target: TargetMode = TargetMode.NONE
+    text: str = ""
+    numbers: dict[str, int] = field(default_factory=dict)
+    keywords: tuple[Keyword, ...] = ()
+    tags: tuple[str, ...] = ()
+    hooks: tuple[N.HookDef, ...] = ()
+    character: str | None = None
+
+    def build(self, cid: str, entries: dict[str, N.Node | None], upgraded: bool,
+              upgrade: GameCard | None) -> GameCard:
+        kws = set(self.keywords) | ({Keyword.UNPLAYABLE} if self.unplayable else set())
+        return GameCard(
+            id=cid, name=self.name, cost=self.cost, type=self.type, rarity=self.rarity,
+            target=self.target, text=self.text, keywords=frozenset(kws), tags=self.tags,
+            x_cost=self.x_cost, numbers=MappingProxyType(dict(self.numbers)),
+            on_play=entries["on_play"], on_drawn=entries["on_drawn"],
+            on_discard=entries["on_discard"], on_exhaust=entries["on_exhaust"],
+            on_turn_start=entries["on_turn_start"], on_turn_end=entries["on_turn_end"],
+            hooks=self.hooks, upgrade=upgrade, is_upgraded=upgraded, character=self.character)
+
+
+def _card_fields(m: dict[str, object], ctx: Ctx, spec: _CardSpec) -> bool:
+    """Read the plain fields of a card (or of its upgrade, over the inherited ``spec``)."""
+    bad = False
+    if "name" in m:
+        name = get_str(m["name"], ctx.at("name"))
+        bad, spec.name = bad or name is None, name or spec.name
+    if "cost" in m:
+        raw = m["cost"]
+        if raw in ("x", "unplayable"):
+            spec.cost, spec.x_cost, spec.unplayable = 0, raw == "x", raw == "unplayable"
+        elif type(raw) is int and raw >= 0:
+            spec.cost, spec.x_cost, spec.unplayable = raw, False, False
+        else:
+            ctx.at("cost").error(f"wrong type: expected an integer >= 0, 'x' or 'unplayable', "
+                                 f"got {raw!r}")
+            bad = True
+    if "type" in m:
+        ctype = get_enum(m["type"], ctx.at("type"), CardType)
+        bad, spec.type = bad or ctype is None, ctype or spec.type
+    if "rarity" in m:
+        rarity = get_enum(m["rarity"], ctx.at("rarity"), Rarity)
+        bad, spec.rarity = bad or rarity is None, rarity or spec.rarity
+    if "target" in m:
+        target = get_enum(m["target"], ctx.at("target"), TargetMode)
+        bad, spec.target = bad or target is None, target or spec.target
+    if "text" in m:
+        text = get_str(m["text"], ctx.at("text"))
+        bad, spec.text = bad or text is None, text if text is not None else spec.text
+    if "numbers" in m:
+        nums = _numbers(m["numbers"], ctx.at("numbers"))
+        bad, spec.numbers = bad or nums is None, {**spec.numbers, **(nums or {})}
+    if "keywords" in m:
+        kws = _items(m["keywords"], ctx.at("keywords"), lambda v, c: get_enum(v, c, Keyword),
+                     "a list of keywords")
+        bad, spec.keywords = bad or kws is None, tuple(kws or ())
+    if "tags" in m:
+        tags = _items(m["tags"], ctx.at("tags"), get_str, "a list of tags")
+        bad, spec.tags = bad or tags is None, tuple(tags or ())
+    if "hooks" in m:
+        hooks = _items(m["hooks"], ctx.at("hooks"), hook, "a list of hooks")
+        bad, spec.hooks = bad or hooks is None, tuple(hooks or ())
+    if "character" in m:
+        char = get_str(m["character"], ctx.at("character"))
+        bad, spec.character = bad or char is None, char
+    return not bad
+
+
+def _check_text(spec: _CardSpec, ctx: Ctx) -> None:
+    for name in _PLACEHOLDER.findall(spec.text):
+        if name not in spec.numbers and name != "cost":
+            ctx.error(f"text names {{{name}}} but the card has no such number "
+                      f"(numbers: {listing(spec.numbers, name) or 'none'})")
+
+
+def compile_card(cid: str, raw: object, ctx: Ctx) -> GameCard | None:
+    m = get_map(raw, ctx, "a card mapping (name, cost, type, ...)")
+    if m is None:
+        return None
+    ok = check_keys(m, ctx, CARD_FIELDS, ("name", "cost", "type"))
+    base = _CardSpec()
+    ok = _card_fields(m, ctx, base) and ok
+    env = card_env(base.target)
+    ectx = ctx.with_env(env)
+    entries = {k: effect(m[k], ectx.at(k)) if k in m else None for k in CARD_ENTRIES}
+    ok = ok and all(entries[k] is not None for k in CARD_ENTRIES if k in m)
+    _check_text(base, ctx.at("text") if "text" in m else ctx)
+    _check_vars(env, base.numbers, "this card's numbers")
+    upgrade: GameCard | None = None
+    if "upgrade" in m:
+        uctx = ctx.at("upgrade")
+        um = get_map(m["upgrade"], uctx, "a mapping of what the upgrade changes")
+        if um is None:
+            return None
+        ok = check_keys(um, uctx, UPGRADE_FIELDS) and ok
+        up = replace(base, name=f"{base.name or title(cid)}+", numbers=dict(base.numbers))
+        ok = _card_fields(um, uctx, up) and ok
+        up_env = card_env(up.target)
+        up_entries = dict(entries)
+        for k in CARD_ENTRIES:
+            if k in um:
+                up_entries[k] = effect(um[k], uctx.with_env(up_env).at(k))
+                ok = ok and up_entries[k] is not None
+            elif k in m and up.target is not base.target:
+                up_entries[k] = effect(m[k], ctx.with_env(up_env).at(k))
+        _check_text(up, uctx.at("text") if "text" in um else uctx)
+        _check_vars(up_env, up.numbers, "the upgrade's numbers")
+        if ok:
+            upgrade = up.build(cid, up_entries, True, None)
+    return base.build(cid, entries, False, upgrade) if ok else None
+
+
+# ---------------------------------------------------------------- statuses
+
+STATUS_FIELDS = ("name", "text", "debuff", "decay", "allow_negative", "max_stacks", "modifiers",
+                 "hooks", "skip_turn", "keeps_block", *STATUS_ENTRIES)
+_AMOUNT_ENTRIES = ("on_attacked", "on_damage_taken", "on_apply")
+
+
+def compile_status(sid: str, raw: object, ctx: Ctx) -> StatusDef | None:
+    m = get_map(raw, ctx, "a status mapping (name, decay, modifiers, on_turn_end, ...)")
+    if m is None:
+        return None
+    ok = check_keys(m, ctx, STATUS_FIELDS)
+    flags: dict[str, bool] = {}
+    for key in ("debuff", "allow_negative", "skip_turn", "keeps_block"):
+        got = get_bool(m[key], ctx.at(key)) if key in m else False
+        ok = ok and got is not None
+        flags[key] = bool(got)
+    name = get_str(m["name"], ctx.at("name")) if "name" in m else title(sid)
+    text = get_str(m["text"], ctx.at("text")) if "text" in m else ""
+    decay = get_enum(m["decay"], ctx.at("decay"), Decay) if "decay" in m else Decay.NONE
+    cap = get_int(m["max_stacks"], ctx.at("max_stacks"), 1) if "max_stacks" in m else 999
+    mods = _items(m["modifiers"], ctx.at("modifiers"), modifier, "a list of modifiers") \
+        if "modifiers" in m else []
+    hooks = _items(m["hooks"], ctx.at("hooks"), hook, "a list of hooks") if "hooks" in m else []
+    ok = ok and mods is not None and hooks is not None
+    entries: dict[str, N.Node] = {}
+    for key in STATUS_ENTRIES:
+        if key in m:
+            env = Env(TARGET, None)
+            node = effect(m[key], ctx.with_env(env).at(key))
+            known = ("stacks", "amount") if key in _AMOUNT_ENTRIES else ("stacks",)
+            _check_vars(env, known, "a status entry reads")
+            if node is None:
+                ok = False
+            else:
+                entries[key] = node
+    if not ok or name is None or text is None or decay is None or cap is None:
+        return None
+    return StatusDef(sid, name, text, flags["debuff"], decay, flags["allow_negative"], cap,
+                     tuple(mods or ()), tuple(hooks or ()), flags["skip_turn"],
+                     flags["keeps_block"], MappingProxyType(entries))
+
+
+# ---------------------------------------------------------------- enemies
+
+ENEMY_FIELDS = ("name", "hp", "moves", "ai", "statuses")
+MOVE_FIELDS = ("name", "intent", "damage", "hits", "block", "do")
+AI_FIELDS = ("opener", "cycle", "weighted", "hp_rules")
+
+
+def _move(mid: str, raw: object, ctx: Ctx) -> MoveDef | None:
+    m = get_map(raw, ctx, "a move mapping (intent, damage, hits, block, do)")
+    if m is None:
+        return None
+    ok = check_keys(m, ctx, MOVE_FIELDS, ("intent",))
+    name = get_str(m["name"], ctx.at("name")) if "name" in m else title(mid)
+    intent = get_enum(m["intent"], ctx.at("intent"), IntentKind) if "intent" in m else None
+    damage = get_int(m["damage"], ctx.at("damage"), 0) if "damage" in m else None
+    hits = get_int(m["hits"], ctx.at("hits"), 1) if "hits" in m else 1
+    block = get_int(m["block"], ctx.at("block"), 0) if "block" in m else None
+    env = Env(TARGET, None)
+    steps: list[N.Node] = []
+    if damage is not None:
+        steps.append(N.DealDamage(damage, TARGET, hits or 1))
+    if block is not None:
+        steps.append(N.GainBlock(block, SELF))
+    if "do" in m:
+        node = effect(m["do"], ctx.with_env(env).at("do"))
+        ok = ok and node is not None
+        if isinstance(node, N.Sequence):
+            steps.extend(node.steps)
+        elif node is not None:
+            steps.append(node)
+        _check_vars(env, [k for k in ("damage", "hits", "block") if k in m or k == "hits"],
+                    "a move reads")
+    bad = any(k in m and v is None for k, v in (("name", name), ("damage", damage),
+                                                  ("hits", hits), ("block", block)))
+    if not ok or bad or intent is None:
+        return None
+    behaviour = None if not steps else steps[0] if len(steps) == 1 else N.Sequence(tuple(steps))
+    return MoveDef(mid, str(name), intent, damage, hits or 1, block, behaviour)
+
+
+def _ai(raw: object, ctx: Ctx, moves: list[str]) -> AiDef | None:
+    m = get_map(raw, ctx, "an ai mapping (opener, cycle or weighted, hp_rules)")
+    if m is None or not check_keys(m, ctx, AI_FIELDS):
+        return None
+    ok = True
+    if ("cycle" in m) == ("weighted" in m):
+        ctx.error("ai needs exactly one of 'cycle' or 'weighted' (what to do after the opener)")
+        ok = False
+
+    def move_id(v: object, c: Ctx) -> str | None:
+        s = get_str(v, c)
+        if s is not None and s not in moves:
+            c.error(f"unknown move {s!r} (known: {listing(moves, s)})")
+            return None
+        return s
+
+    def ids(key: str) -> tuple[str, ...]:
+        nonlocal ok
+        if key not in m:
+            return ()
+        got = _items(m[key], ctx.at(key), move_id, "a list of move ids")
+        ok = ok and got is not None
+        return tuple(got or ())
+
+    opener, cycle = ids("opener"), ids("cycle")
+    if "cycle" in m and not cycle and ok:
+        ctx.at("cycle").error("a cycle needs at least one move")
+        ok = False
+    weighted: list[WeightedMove] = []
+    wm = get_map(m["weighted"], ctx.at("weighted"), "a mapping of move -> weight") \
+        if "weighted" in m else {}
+    ok = ok and wm is not None
+    for k, v in (wm or {}).items():
+        wctx = ctx.at("weighted").at(k)
+        if move_id(k, wctx) is None:
+            ok = False
+            continue
+        spec = v if isinstance(v, dict) else {"weight": v}
+        if isinstance(v, dict) and not check_keys(v, wctx, ("weight", "max_in_row"), ("weight",)):
+            ok = False
+            continue
+        wat, rat = (wctx.at("weight"), wctx.at("max_in_row")) if isinstance(v, dict) else (
+            wctx, wctx)
+        weight = get_int(spec.get("weight"), wat, 0)
+        row = get_int(spec.get("max_in_row", 0), rat, 0)
+        if weight is None or row is None:
+            ok = False
+        else:
+            weighted.append(WeightedMove(k, weight, row))
+    rules: list[HpRule] = []
+    for i, r in enumerate(get_list(m["hp_rules"], ctx.at("hp_rules")) or [] if "hp_rules" in m
+                          else []):
+        rctx = ctx.at("hp_rules").at(i)
+        rm = get_map(r, rctx, "an hp rule {below_percent: 50, move: split, once: true}")
+        if rm is None or not check_keys(rm, rctx, ("below_percent", "move", "once"),
+                                        ("below_percent", "move")):
+            ok = False
+            continue
+        pct = get_int(rm["below_percent"], rctx.at("below_percent"), 1)
+        mv = move_id(rm["move"], rctx.at("move"))
+        once = get_bool(rm.get("once", True), rctx.at("once"))
+        if pct is None or mv is None or once is None:
+            ok = False
+        else:
+            rules.append(HpRule(pct, mv, once))
+    ok = ok and ("hp_rules" not in m or isinstance(m["hp_rules"], list))
+    return AiDef(opener, cycle, tuple(weighted), tuple(rules)) if ok else None
+
+
+def compile_enemy(eid: str, raw: object, ctx: Ctx) -> EnemyDef | None:
+    m = get_map(raw, ctx, "an enemy mapping (name, hp, moves, ai, statuses)")
+    if m is None:
+        return None
+    ok = check_keys(m, ctx, ENEMY_FIELDS, ("hp", "moves", "ai"))
+    name = get_str(m["name"], ctx.at("name")) if "name" in m else title(eid)
+    hp = _range(m["hp"], ctx.at("hp"), 1) if "hp" in m else None
+    moves: list[MoveDef] = []
+    mm = get_map(m["moves"], ctx.at("moves"), "a mapping of move id -> move") if "moves" in m \
+        else None
+    for mid, mv in (mm or {}).items():
+        got = _move(mid, mv, ctx.at("moves").at(mid))
+        ok = ok and got is not None
+        if got is not None:
+            moves.append(got)
+    if mm is not None and not mm:
+        ctx.at("moves").error("an enemy needs at least one move")
+        ok = False
+    ai = _ai(m["ai"], ctx.at("ai"), list(mm or {})) if "ai" in m else None
+    fixed, ranges = {}, {}
+    if "statuses" in m:
+        sm = get_map(m["statuses"], ctx.at("statuses"), "a mapping of status -> stacks")
+        ok = ok and sm is not None
+        for sid, n in (sm or {}).items():
+            sctx = ctx.at("statuses").at(sid)
+            sctx.ref("status", sid)
+            rng = _range(n, sctx, 1)
+            if rng is None:
+                ok = False
+            elif isinstance(n, list):
+                ranges[sid] = rng
+            else:
+                fixed[sid] = rng[0]
+    if not ok or name is None or hp is None or ai is None or mm is None:
+        return None
+    return EnemyDef(eid, name, hp[0], hp[1], tuple(moves), ai, MappingProxyType(fixed),
+                    MappingProxyType(ranges))
+
+
+# ---------------------------------------------------------------- encounters, characters, rewards
+
+ENCOUNTER_FIELDS = ("name", "enemies", "hand_discard", "rewards", "kind")
+ENCOUNTER_KINDS = ("normal", "elite", "boss")
+CHARACTER_FIELDS = ("name", "max_hp", "deck", "statuses", "gold")
+REWARD_FIELDS = ("cards", "rarity_weights", "pool", "gold", "upgrade", "remove")
+
+
+def compile_encounter(xid: str, raw: object, ctx: Ctx) -> EncounterDef | None:
+    m = get_map(raw, ctx, "an encounter mapping (enemies, rewards, kind, ...)")
+    if m is None:
+        return None
+    ok = check_keys(m, ctx, ENCOUNTER_FIELDS, ("enemies",))
+    name = get_str(m["name"], ctx.at("name")) if "name" in m else title(xid)
+    enemies = _items(m["enemies"], ctx.at("enemies"), lambda v, c: get_ref(v, c, "enemy"),
+                     "a list of enemy ids") if "enemies" in m else None
+    if "enemies" in m and isinstance(m["enemies"], list) and not m["enemies"]:
+        ctx.at("enemies").error("an encounter needs at least one enemy")
+        ok = False
+    rule = get_enum(m["hand_discard"], ctx.at("hand_discard"), HandDiscardRule) \
+        if "hand_discard" in m else HandDiscardRule.DISCARD_ON_TURN_END
+    rewards = get_ref(m["rewards"], ctx.at("rewards"), "reward table") if "rewards" in m else None
+    kind = get_word(m["kind"], ctx.at("kind"), ENCOUNTER_KINDS) if "kind" in m else "normal"
+    if not ok or enemies is None or name is None or rule is None or kind is None or (
+            "rewards" in m and rewards is None):
+        return None
+    return EncounterDef(xid, name, tuple(enemies), rule, rewards, kind)
+
+
+def _stacks(v: object, ctx: Ctx) -> dict[str, int] | None:
+    m = get_map(v, ctx, "a mapping of status -> stacks")
+    if m is None:
+        return None
+    out: dict[str, int] = {}
+    for sid, n in m.items():
+        ctx.at(sid).ref("status", sid)
+        got = get_int(n, ctx.at(sid), 1)
+        if got is None:
+            return None
+        out[sid] = got
+    return out
+
+
+def compile_character(cid: str, raw: object, ctx: Ctx) -> CharacterDef | None:
+    m = get_map(raw, ctx, "a character mapping (name, max_hp, deck, statuses, gold)")
+    if m is None:
+        return None
+    ok = check_keys(m, ctx, CHARACTER_FIELDS, ("max_hp", "deck"))
+    name = get_str(m["name"], ctx.at("name")) if "name" in m else title(cid)
+    max_hp = get_int(m["max_hp"], ctx.at("max_hp"), 1) if "max_hp" in m else None
+    gold = get_int(m["gold"], ctx.at("gold"), 0) if "gold" in m else 99
+    statuses = _stacks(m["statuses"], ctx.at("statuses")) if "statuses" in m else {}
+    deck: list[DeckEntry] = []
+    dm = get_map(m["deck"], ctx.at("deck"), "a mapping of card id -> count ('bash+' upgraded)") \
+        if "deck" in m else None
+    for key, n in (dm or {}).items():
+        dctx = ctx.at("deck").at(key)
+        card = key[:-1] if key.endswith("+") else key
+        dctx.ref("card", card)
+        count = get_int(n, dctx, 1)
+        if count is None:
+            ok = False
+        else:
+            deck.append(DeckEntry(card, key.endswith("+"), count))
+    if not ok or None in (name, max_hp, gold, statuses, dm):
+        return None
+    return CharacterDef(cid, str(name), int(max_hp or 0), tuple(deck),
+                        MappingProxyType(statuses or {}), int(gold or 0))
+
+
+def compile_reward(rid: str, raw: object, ctx: Ctx) -> RewardTable | None:
+    m = get_map(raw, ctx, "a reward table mapping (cards, rarity_weights, pool, gold, ...)")
+    if m is None:
+        return None
+    ok = check_keys(m, ctx, REWARD_FIELDS)
+    cards = get_int(m["cards"], ctx.at("cards"), 0) if "cards" in m else 3
+    weights: dict[str, int] = {}
+    if "rarity_weights" in m:
+        wctx = ctx.at("rarity_weights")
+        wm = get_map(m["rarity_weights"], wctx, "a mapping of rarity -> weight")
+        ok = ok and wm is not None
+        for k, w in (wm or {}).items():
+            r = get_enum(k, wctx.at(k), Rarity)
+            n = get_int(w, wctx.at(k), 0)
+            if r is None or n is None:
+                ok = False
+            else:
+                weights[r.value] = n
+    pool = _items(m["pool"], ctx.at("pool"), lambda v, c: get_ref(v, c, "card"),
+                  "a list of card ids") if "pool" in m else []
+    gold = _range(m["gold"], ctx.at("gold"), 0) if "gold" in m else (0, 0)
+    flags = [get_bool(m[k], ctx.at(k)) if k in m else False for k in ("upgrade", "remove")]
+    if not ok or pool is None or cards is None or gold is None or None in flags:
+        return None
+    return RewardTable(rid, cards, MappingProxyType(weights), tuple(pool),
+                       gold[0], gold[1], bool(flags[0]), bool(flags[1]))
+
+
+def compile_graph(gid: str, raw: object, ctx: Ctx) -> N.Node | None:
+    return effect(raw, ctx.with_env(Env(TARGET, None, graph=gid)))
+
+
+COMPILERS: dict[str, Callable[[str, object, Ctx], object]] = {
+    "cards": compile_card, "statuses": compile_status, "enemies": compile_enemy,
+    "encounters": compile_encounter, "characters": compile_character,
+    "rewards": compile_reward, "graphs": compile_graph,
+}
