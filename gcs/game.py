@@ -15,7 +15,17 @@ from .battle.intents import make_enemy
 from .battle.phases import check_end, enter, finish_battle, push_turn_end
 from .battle.play import check_instance, check_target, commit_play, refusal
 from .battle.rewards import apply as apply_reward_to_run
-from .battle.state import CHOICE, GATE, NO_PAUSE, WAIT, CardInstance, MasterEntry, Reward, State, Unit
+from .battle.state import (
+    CHOICE,
+    GATE,
+    NO_PAUSE,
+    WAIT,
+    CardInstance,
+    MasterEntry,
+    Reward,
+    State,
+    Unit,
+)
 from .content.db import Content
 from .content.defs import CharacterDef, EncounterDef, GameCard
 from .enums import BattlePhase, DrawPilePosition, Pile, PileScope, TargetMode
@@ -135,7 +145,8 @@ class Game:
     def _idle(self) -> _engine.Engine:
         e = self._battle()
         if e.s.pause != NO_PAUSE:
-            raise GameError("an effect is waiting (Choice, Wait or Animation Gate); resolve it first")
+            raise GameError(
+                "an effect is waiting (Choice, Wait or Animation Gate); resolve it first")
         return e
 
     # ------------------------------------------------------------ state
@@ -276,7 +287,8 @@ class Game:
         e = self._begin()
         if encounter is None:
             raise GameError("start_battle(None): no encounter given, no battle started")
-        enc = encounter if isinstance(encounter, EncounterDef) else self.content.encounter(encounter)
+        enc = (encounter if isinstance(encounter, EncounterDef)
+               else self.content.encounter(encounter))
         for eid in enc.enemies:
             self.content.enemy(eid)
         s = e.s
@@ -388,7 +400,8 @@ class Game:
                 raise ChoiceError(f"not a candidate: {x!r}")
             if isinstance(x, int):
                 if not 0 <= x < len(s.choice_ids):
-                    raise ChoiceError(f"candidate index {x} out of range 0..{len(s.choice_ids) - 1}")
+                    raise ChoiceError(
+                        f"candidate index {x} out of range 0..{len(s.choice_ids) - 1}")
                 ids.append(s.choice_ids[x])
             elif isinstance(x, (CardInstance, Unit)) and s.choice_kind == (
                     "c" if isinstance(x, CardInstance) else "u"):
@@ -579,7 +592,8 @@ class Game:
     def set_master_deck(self, entries: Iterable[MasterEntry | str | tuple[str, bool]]) -> None:
         R.set_entries(self._begin(), list(entries))
 
-    def add_card_to_master_deck(self, card: GameCard | str, is_upgraded: bool = False) -> MasterEntry:
+    def add_card_to_master_deck(self, card: GameCard | str,
+                                is_upgraded: bool = False) -> MasterEntry:
         d = self._card_def(card)
         return R.add_entry(self._begin(), d.id, is_upgraded)
 
@@ -595,7 +609,7 @@ class Game:
 
     # ------------------------------------------------------------ events
     def subscribe(self, event_class: type[E], handler: Callable[[E], None]) -> Callable[[], None]:
-        """Call ``handler`` synchronously for each ``event_class`` (``Event``: all); returns unsubscribe."""
+        """Call ``handler`` for each ``event_class`` (``Event``: all); returns unsubscribe."""
         e = self._e
         e.subs.setdefault(event_class, []).append(handler)
         e.refresh_hot()

@@ -190,10 +190,13 @@ def step_turn_end(e: Engine, f: Frame) -> None:
     elif pc == 4:
         # 4. status decay, temporary cost rules, delayed triggers for PlayerTurnEnd
         decay_statuses(e, player)
-        for inst in s.cards.values():
+        for uid in sorted(s.cards):
+            inst = s.cards[uid]
             if inst.turn_delta or inst.turn_set is not None:
                 inst.turn_delta = 0
                 inst.turn_set = None
+                if e.hot:
+                    e.emit(ev.CardModified(uid, inst.card_id, "cost", inst.upgraded))
         fire_delayed(e, "player_turn_end", s.player_turns)
     else:
         # 5. TurnEnded; 6. an extra turn goes back to PlayerTurnStart, else EnemyPhase

@@ -131,7 +131,7 @@ class HpRule:
 
 @dataclass(frozen=True, slots=True)
 class AiDef:
-    """How an enemy picks its next move: openers, then HP rules, then a cycle or weighted random."""
+    """How an enemy picks its next move: HP rules, then openers, then a cycle or weighted random."""
 
     opener: tuple[str, ...] = ()
     cycle: tuple[str, ...] = ()

@@ -376,9 +376,10 @@ def compile_pack(pack_id: str, sources: list[Source], sink: Sink) -> Parts | Non
             if seen is not where:
                 sink.problems.append(Problem(src.file, where[1], f"{label} {ident!r}", "",
                                              "duplicate id", also=seen))
-                continue
             ctx = Ctx.top(sink, Env(), src.file, where[1], f"{label} {ident!r}")
-            built[src.kind][ident] = compile_one(ident, raw, ctx)
+            got = compile_one(ident, raw, ctx)  # a duplicate is checked too, never kept
+            if seen is where:
+                built[src.kind][ident] = got
     known = {LABELS[k]: {i for (kind, i) in first if kind == k} for k in SECTIONS}
     for kind, ident, ctx in sink.refs:
         ids = known[kind]

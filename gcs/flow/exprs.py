@@ -96,7 +96,7 @@ UNIT_SOURCES = ("self", "player", "target", "all_enemies", "random_enemy", "var"
 
 @dataclass(frozen=True, slots=True)
 class UnitSel:
-    """Units: ``self`` (the acting unit), ``player``, ``target``, ``all_enemies``, ``random_enemy``, ``var``."""
+    """Units: ``self`` (the actor), ``player``, ``target``, ``all_enemies``, ``random_enemy``, ``var``."""
 
     source: str
     var: str | None = None

@@ -16,7 +16,7 @@ from .exprs import CardFilter, CardSel, Cond, UnitSel, Value
 
 @dataclass(frozen=True, slots=True)
 class HookDef:
-    """A rule that changes play: ``cost`` (add/set), ``playable`` (forbid), ``hand_size``, ``draw``, ``energy`` (add)."""
+    """A rule that changes play: ``cost``, ``playable`` (forbid), ``hand_size``, ``draw``, ``energy``."""
 
     kind: str
     op: str = "add"

@@ -32,10 +32,11 @@ class Summary:
         self.turns += other.turns
         self.hp_left_won += other.hp_left_won
         self.decisions += other.decisions
-        for d, o in ((self.turn_hist, other.turn_hist), (self.plays, other.plays),
-                     (self.damage, other.damage)):
+        for t, v in other.turn_hist.items():
+            self.turn_hist[t] = self.turn_hist.get(t, 0) + v
+        for d, o in ((self.plays, other.plays), (self.damage, other.damage)):
             for k, v in o.items():
-                d[k] = d.get(k, 0) + v  # type: ignore[index]
+                d[k] = d.get(k, 0) + v
 
     def to_dict(self) -> dict[str, Any]:
         n = max(1, self.battles)
