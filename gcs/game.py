@@ -432,8 +432,9 @@ class Game:
         """Advance the game clock; a finished Wait resumes its wave. True if one resumed."""
         e = self._begin()
         if (not isinstance(seconds, (int, float)) or isinstance(seconds, bool)
-                or not seconds >= 0):
-            raise GameError(f"advance_time needs a number of seconds >= 0, got {seconds!r}")
+                or not 0 <= seconds < float("inf")):
+            raise GameError(
+                f"advance_time needs a finite number of seconds >= 0, got {seconds!r}")
         s = e.s
         left = float(seconds)
         resumed = False
