@@ -159,7 +159,7 @@ def trace(events: Iterable[ev.Event]) -> list[tuple[Any, ...]]:
             out.append(("mark", x.amount))
         elif isinstance(x, ev.PhaseChanged):
             out.append(("phase", x.new.name))
-        elif isinstance(x, _LIFE) or isinstance(x, _SIMPLE):
+        elif isinstance(x, (*_LIFE, *_SIMPLE)):
             out.append((name, x.instance_id))
         elif isinstance(x, ev.EnergySpent):
             out.append((name, x.amount))

@@ -159,6 +159,7 @@ def test_turn2_draws_draw_per_turn_cards() -> None:
 def test_turn_draw_count_goes_through_draw_hooks() -> None:
     more = StatusDef("more", "More", hooks=(N.HookDef("draw", "add", 2),))
     g = start(pack(statuses=[more], player_statuses={"more": 1}), ["zero"] * 20, hand=4)
+    assert len(g.hand()) == 4  # the opening hand is starting_hand_size: no draw hooks
     g.end_player_turn()
     assert len(g.hand()) == 6
 

@@ -17,7 +17,7 @@ import random
 from typing import Any
 
 import pytest
-from core_support import HAND, THIS, check_invariants, mark, pack, watcher
+from core_support import HAND, THIS, check_invariants, pack, watcher
 from minipack import card
 
 import gcs
@@ -56,7 +56,7 @@ CARDS = (
     card("hurt", 0, on_play=N.LoseHp(3, UnitSel("player"))),
 )
 CONTENT = pack(*CARDS, statuses=[watcher("eye", 100)], player_statuses={"eye": 1})
-POOL = sorted(cid for cid in CONTENT.cards if cid not in ("curse",)) + ["curse"]
+POOL = [*sorted(cid for cid in CONTENT.cards if cid != "curse"), "curse"]
 SCOPES = [PileScope.HAND, PileScope.DRAW, PileScope.DISCARD, PileScope.EXHAUST]
 ENCOUNTERS = ["jaw_worm", "dummy", "two_dummies"]
 
@@ -138,7 +138,7 @@ def pick_call(g: gcs.Game, r: random.Random) -> tuple[Any, ...] | None:
         return ("create", r.choice(POOL), r.choice(SCOPES).name, r.choice(list(
             DrawPilePosition)).name)
     if roll < 0.95 and everything:
-        scope = r.choice(SCOPES + [PileScope.MASTER, PileScope.ALL] if r.random() < 0.1
+        scope = r.choice([*SCOPES, PileScope.MASTER, PileScope.ALL] if r.random() < 0.1
                          else SCOPES)
         return ("move", r.choice(everything).uid, scope.name,
                 r.choice(list(DrawPilePosition)).name)
@@ -241,5 +241,21 @@ def test_invariants_json_save_mid_choice_continues_identically() -> None:
     assert g.event_log[-5:] == c.event_log[-5:]
 
 
-def test_invariants_mark_helper_is_used() -> None:
-    assert isinstance(mark(1), N.GainGold)
+@pytest.mark.parametrize("seed", range(12))
+def test_invariants_clone_or_save_then_continue_equals_never_having_copied(seed: int) -> None:
+    _, calls = run_random_game(seed)
+    cut = len(calls) // 2
+    g = gcs.Game(CONTENT, seed=seed)
+    r = random.Random(seed)
+    g.set_master_deck([r.choice(POOL) for _ in range(r.randint(6, 16))])
+    for spec in calls[:cut]:
+        do(g, spec)
+    twin = g.clone()
+    saved = gcs.Game.from_json(CONTENT, json.loads(json.dumps(g.to_json())))
+    n = len(g.event_log)
+    for spec in calls[cut:]:
+        for x in (g, twin, saved):
+            do(x, spec)
+    assert g == twin == saved
+    assert g.event_log == twin.event_log
+    assert g.event_log[n:] == saved.event_log

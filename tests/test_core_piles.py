@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from core_support import (
     THIS,
-    find,
     mark,
     new_events,
     only,

@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from core_support import (
     HAND,
-    PLAYER,
     TARGET,
     THIS,
     hand_count,
@@ -205,7 +204,7 @@ def test_play_step2_energy_spent_only_for_positive_cost() -> None:
     assert g.try_play_card(z)
     evs = new_events(g, before)
     assert not any(isinstance(x, ev.EnergySpent) for x in evs)
-    assert [x for x in evs if isinstance(x, ev.CardPlayed)][0].cost == 0
+    assert next(x for x in evs if isinstance(x, ev.CardPlayed)).cost == 0
     before = len(g.event_log)
     assert g.try_play_card(t)
     evs = new_events(g, before)
@@ -434,7 +433,7 @@ def test_play_random_enemy_target_is_a_living_enemy() -> None:
         g.try_play_card(k, 1)
         before = len(g.event_log)
         assert g.try_play_card(g.hand()[0])
-        played = [x for x in new_events(g, before) if isinstance(x, ev.CardPlayed)][0]
+        played = next(x for x in new_events(g, before) if isinstance(x, ev.CardPlayed))
         assert played.target in (1, 3)
         targets.add(played.target)
     assert targets == {1, 3}

@@ -20,7 +20,7 @@ from core_support import (
 import gcs
 from gcs import BattlePhase as P
 from gcs import events as ev
-from gcs.content.defs import AiDef, DeckEntry, EncounterDef, EnemyDef, MoveDef, StatusDef
+from gcs.content.defs import AiDef, EncounterDef, EnemyDef, MoveDef, StatusDef
 from gcs.enums import IntentKind
 from gcs.errors import NotInBattleError, UnknownIdError
 from gcs.flow import nodes as N
@@ -217,7 +217,7 @@ def test_start_battle_both_decks_empty_gives_a_battle_with_no_cards() -> None:
 def test_battle_active_from_initialize_until_battle_ended_which_is_the_last_event() -> None:
     g = gcs.Game(s_pack(), seed=1)
     g.set_master_deck(["nuke"] * 6)
-    assert not g.is_battle_active and g.phase is P.NONE
+    assert not g.is_battle_active and g.phase_history == []
     seen: list[Any] = []
     g.subscribe(ev.PhaseChanged, lambda x: seen.append((x.new, g.is_battle_active)))
     g.subscribe(ev.BattleEnded, lambda x: seen.append(("ended", g.is_battle_active, g.phase)))

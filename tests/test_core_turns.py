@@ -196,8 +196,14 @@ def test_end_turn_step4_temporary_cost_rules_end() -> None:
     t.turn_delta = -2
     t.battle_delta = -1
     assert g.get_effective_energy_cost(t) == 0
+    before = len(g.event_log)
     g.end_player_turn()
     assert g.get_effective_energy_cost(t) == 1
+    tr = trace(new_events(g, before))
+    # the cost refresh is published at step 4, after decay and before TurnEnded
+    assert [x for x in new_events(g, before) if isinstance(x, ev.CardModified)] == [
+        ev.CardModified(t.uid, "two", "cost", False)]
+    assert tr.index(("CardModified",)) < tr.index(("TurnEnded",))
 
 
 def test_end_turn_hand_rule_discard_regular_retain_ethereal() -> None:
@@ -366,12 +372,27 @@ def test_phases_main_loop_order_with_turn_numbers() -> None:
 
 
 def test_phases_player_input_only_in_player_phase() -> None:
-    g = start(t_pack(), ["zero"] * 10, hand=3)
-    c = g.hand()[0]
+    g = gcs.Game(t_pack(), seed=1)
+    g.set_master_deck(["retain"] * 5 + ["nuke"])
     seen: list[tuple[P, bool]] = []
-    g.subscribe(ev.PhaseChanged, lambda x: seen.append((x.new, g.can_play_card(c))))
+
+    def probe_input(x: ev.Event) -> None:
+        if g.hand():
+            seen.append((g.phase, g.can_play_card(g.hand()[0])))
+
+    g.subscribe(ev.PhaseChanged, probe_input)
+    g.subscribe(ev.BattleStarted, probe_input)
+    g.subscribe(ev.TurnEnded, probe_input)
+    g.start_battle("dummy")
     g.end_player_turn()
-    assert seen and all(not ok for ph, ok in seen if ph is not P.PLAYER_PHASE)
+    n = next(c for c in g.pile(PileScope.ALL) if c.card_id == "nuke")
+    g.move_card_to_pile(n, PileScope.HAND)
+    g.try_play_card(n)
+    phases = {ph for ph, _ in seen}
+    assert {P.INITIALIZE, P.PLAYER_TURN_START, P.PLAYER_PHASE, P.PLAYER_TURN_END,
+            P.ENEMY_PHASE, P.BATTLE_WON} <= phases
+    assert all(not ok for ph, ok in seen if ph is not P.PLAYER_PHASE)
+    assert any(ok for ph, ok in seen if ph is P.PLAYER_PHASE)
 
 
 # ---------------------------------------------------------------- 2.14 EnemyPhase

@@ -166,7 +166,9 @@ def read_yaml(text: str) -> YamlDoc:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
-        doc.errors.append((line, f"YAML syntax error: {exc.problem or exc.context}"))
+        kind = "YAML error" if isinstance(exc, yaml.constructor.ConstructorError) else \
+            "YAML syntax error"
+        doc.errors.append((line, f"{kind}: {exc.problem or exc.context}"))
     finally:
         loader.dispose()
     return doc
@@ -224,8 +226,15 @@ def pack_files(path: Path) -> list[tuple[str, bytes]]:
     """The YAML files of a pack directory (sorted relative paths), or the one file given."""
     if path.is_file():
         return [(path.name, path.read_bytes())]
-    files = sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
-    return [(p.relative_to(path).as_posix(), p.read_bytes()) for p in files]
+    rels = [p.relative_to(path) for p in path.rglob("*")
+            if p.suffix in (".yaml", ".yml") and p.is_file()]
+    order = ("pack", *SECTIONS)
+
+    def key(rel: Path) -> tuple[int, str]:  # pack.yaml, then by section, then by path
+        kind = _classify(PurePosixPath(rel.as_posix()))
+        return (order.index(kind) if kind in order else len(order)), rel.as_posix()
+
+    return [(rel.as_posix(), (path / rel).read_bytes()) for rel in sorted(rels, key=key)]
 
 
 def digest_of(files: list[tuple[str, bytes]]) -> str:
@@ -268,10 +277,13 @@ class _Build:
         """A whole pack in one mapping: ``pack`` plus section name -> definitions."""
         ctx = Ctx.top(self.sink, Env(), file, (), "")
         m = get_map(data, ctx, "a mapping of sections (pack, cards, statuses, ...)")
-        if m is None or not check_keys(m, ctx, ("pack", *SECTIONS), ("pack",)):
+        if m is None:
             return
+        check_keys(m, ctx, ("pack", *SECTIONS), ("pack",))
         for kind, section in m.items():
             where, root = (kind, ()) if mapping else (file, (kind,))
+            if kind not in SECTIONS and kind != "pack":
+                continue
             if kind == "pack":
                 self.pack(section, where, root)
             else:
@@ -297,13 +309,19 @@ class _Build:
         if doc.errors:
             return
         for ypath, line in doc.dups:
-            is_def = len(ypath) == (2 if single else 1)
+            skip = 1 if single else 0  # a single-file pack nests sections one level down
             sect = str(ypath[0]) if single else kind
-            if is_def and sect in LABELS:
-                label = f"{LABELS[sect]} {ypath[-1]!r}"
+            inner = ypath[skip:]
+            if sect not in LABELS or not inner:
+                self.problem(rel, f"duplicate key {ypath[-1]!r}", line, ypath, "", (rel, ypath))
+                continue
+            label = f"{LABELS[sect]} {inner[0]!r}"
+            if len(inner) == 1:
                 self.problem(rel, "duplicate id", line, ypath, label, (rel, ypath))
             else:
-                self.problem(rel, f"duplicate key {ypath[-1]!r}", line, ypath, "", (rel, ypath))
+                field = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in inner[1:])
+                self.sink.problems.append(Problem(rel, ypath, label, field.lstrip("."),
+                                                  "duplicate key", line, (rel, ypath)))
         if single:
             self.sections(doc.data, rel, False)
         elif kind == "pack":
@@ -412,8 +430,8 @@ def _check_cycles(sink: Sink) -> None:
         stack.append(g)
         for callee, ctx in edges.get(g, ()):
             if callee in stack:
-                cycle = [*stack[stack.index(callee):], callee]
-                ring = cycle[:-1]
+                ring = stack[stack.index(callee):]
+                cycle = [g, *ring[:-1], g] if len(ring) > 1 else [g, g]
                 i = ring.index(min(ring))
                 key = tuple(ring[i:] + ring[:i])
                 if key not in reported:
@@ -470,6 +488,7 @@ def load_content(source: str | Path | Mapping[str, Any], *, use_cache: bool = Tr
             return _content(hit, digest)
     single = path.is_file()
     if not single and not any(rel in ("pack.yaml", "pack.yml") for rel, _ in files):
+        build.order.append("pack.yaml")
         build.problem("pack.yaml", "missing: a pack directory needs pack.yaml with the pack 'id'")
     with cache.gc_paused():
         for rel, data in files:

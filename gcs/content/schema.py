@@ -350,9 +350,9 @@ def _move(mid: str, raw: object, ctx: Ctx) -> MoveDef | None:
 
 def _ai(raw: object, ctx: Ctx, moves: list[str]) -> AiDef | None:
     m = get_map(raw, ctx, "an ai mapping (opener, cycle or weighted, hp_rules)")
-    if m is None or not check_keys(m, ctx, AI_FIELDS):
+    if m is None:
         return None
-    ok = True
+    ok = check_keys(m, ctx, AI_FIELDS)
     if ("cycle" in m) == ("weighted" in m):
         ctx.error("ai needs exactly one of 'cycle' or 'weighted' (what to do after the opener)")
         ok = False
@@ -397,24 +397,20 @@ def _ai(raw: object, ctx: Ctx, moves: list[str]) -> AiDef | None:
             ok = False
         else:
             weighted.append(WeightedMove(k, weight, row))
-    rules: list[HpRule] = []
-    for i, r in enumerate(get_list(m["hp_rules"], ctx.at("hp_rules")) or [] if "hp_rules" in m
-                          else []):
-        rctx = ctx.at("hp_rules").at(i)
+    def hp_rule(r: object, rctx: Ctx) -> HpRule | None:
         rm = get_map(r, rctx, "an hp rule {below_percent: 50, move: split, once: true}")
         if rm is None or not check_keys(rm, rctx, ("below_percent", "move", "once"),
                                         ("below_percent", "move")):
-            ok = False
-            continue
+            return None
         pct = get_int(rm["below_percent"], rctx.at("below_percent"), 1)
         mv = move_id(rm["move"], rctx.at("move"))
         once = get_bool(rm.get("once", True), rctx.at("once"))
-        if pct is None or mv is None or once is None:
-            ok = False
-        else:
-            rules.append(HpRule(pct, mv, once))
-    ok = ok and ("hp_rules" not in m or isinstance(m["hp_rules"], list))
-    return AiDef(opener, cycle, tuple(weighted), tuple(rules)) if ok else None
+        return None if pct is None or mv is None or once is None else HpRule(pct, mv, once)
+
+    rules = _items(m["hp_rules"], ctx.at("hp_rules"), hp_rule, "a list of hp rules") \
+        if "hp_rules" in m else []
+    ok = ok and rules is not None
+    return AiDef(opener, cycle, tuple(weighted), tuple(rules or ())) if ok else None
 
 
 def compile_enemy(eid: str, raw: object, ctx: Ctx) -> EnemyDef | None:

@@ -287,11 +287,12 @@ VERBS: dict[str, tuple[tuple[str, ...], tuple[str, ...], Callable[[Args], N.Node
                _choose),
 }
 
+# control head -> (every key, required keys)
 CONTROL = {
-    "if": ("if", "then", "else"),
-    "repeat": ("repeat", "do", "as"),
-    "for_each": ("for_each", "as", "do"),
-    "while": ("while", "do", "max_iterations"),
+    "if": (("if", "then", "else"), ("if", "then")),
+    "repeat": (("repeat", "do", "as"), ("repeat", "do")),
+    "for_each": (("for_each", "as", "do"), ("for_each", "as", "do")),
+    "while": (("while", "do", "max_iterations"), ("while", "do")),
 }
 NODE_KINDS = tuple(sorted((*VERBS, *CONTROL)))
 _INT = re.compile(r"^-?\d+$")
@@ -333,6 +334,9 @@ def _short(text: str, ctx: Ctx) -> N.Node | None:
         return None
     verb, rest = words[0], words[1:]
     spec = VERBS.get(verb)
+    if spec is None and (verb.rstrip(":") in VERBS or verb.rstrip(":") in CONTROL):
+        ctx.error(f"{text!r} is a string: to write a mapping, drop the quotes around it")
+        return None
     if spec is None:
         _unknown_kind(verb, ctx)
         return None
@@ -362,9 +366,11 @@ def _short(text: str, ctx: Ctx) -> N.Node | None:
 
 
 def _mapping(m: dict[str, object], ctx: Ctx) -> N.Node | None:
-    for head, keys in CONTROL.items():
+    for head, (keys, required) in CONTROL.items():
         if head in m:
-            return _control(head, keys, m, ctx)
+            keys_ok = check_keys(m, ctx, keys, required)
+            node = _control(head, m, ctx)  # still compiled: its own problems are reported too
+            return node if keys_ok else None
     verbs = [k for k in m if k in VERBS]
     if not verbs:
         _unknown_kind(next(iter(m)), ctx.at(next(iter(m))))
@@ -378,9 +384,9 @@ def _mapping(m: dict[str, object], ctx: Ctx) -> N.Node | None:
         return None
     positional, fields, build = VERBS[verb]
     arg, vctx = m[verb], ctx.at(verb)
+    keys_ok = True
     if isinstance(arg, dict):
-        if not check_keys(arg, vctx, fields):
-            return None
+        keys_ok = check_keys(arg, vctx, fields)
         args = Args(arg, vctx, False)
     elif isinstance(arg, list) and len(positional) > 1:
         if len(arg) > len(positional):
@@ -397,14 +403,10 @@ def _mapping(m: dict[str, object], ctx: Ctx) -> N.Node | None:
     else:
         args = Args({positional[0]: arg}, vctx, True)
     node = build(args)
-    return node if args.ok else None
+    return node if args.ok and keys_ok else None
 
 
-def _control(head: str, keys: tuple[str, ...], m: dict[str, object], ctx: Ctx) -> N.Node | None:
-    required = ("if", "then") if head == "if" else (head, "do") if head != "for_each" else (
-        "for_each", "as", "do")
-    if not check_keys(m, ctx, keys, required):
-        return None
+def _control(head: str, m: dict[str, object], ctx: Ctx) -> N.Node | None:
     a = Args(m, ctx, False)
     body = a.effect("then" if head == "if" else "do")
     node: N.Node
@@ -417,7 +419,7 @@ def _control(head: str, keys: tuple[str, ...], m: dict[str, object], ctx: Ctx) -
     elif head == "for_each":
         sel = selector(m["for_each"], ctx.at("for_each"))
         a.check(sel, "for_each")
-        node = N.Foreach(sel or SELF, a.name("as") or "", body or N.EndTurn())
+        node = N.Foreach(sel or SELF, a.name("as", False) or "", body or N.EndTurn())
     else:
         c = cond(m["while"], ctx.at("while"))
         a.check(c, "while")
