@@ -589,3 +589,38 @@ def test_this_selects_the_played_card_while_it_is_in_flight() -> None:
                                        N.GainGold(CountOf(HAND)))))
     assert trace(play(g, "c"), "m") == ["m1", "m5"]
     assert g.discard_pile()[-1].pile is Pile.DISCARD
+
+
+def test_card_hook_registered_outside_the_players_turn_counts_from_the_next_turn() -> None:
+    # A hook made during the enemy phase (here: a delayed continuation at the end of the
+    # EnemyPhase) with turns=1 applies to the next player turn instead of expiring unseen.
+    g = start(card("later", 0, on_play=N.Sequence((
+        N.WaitUntil("enemy_phase_end"),
+        N.RegisterCardHook(N.HookDef("energy", amount=1), turns=1)))))
+    play(g, "later")
+    g.end_player_turn()
+    assert g.turn_number == 2 and g.energy == 4  # active during turn 2
+    g.end_player_turn()
+    assert g.energy == 3  # and gone at turn 3
+
+
+def test_extra_turn_node_grants_a_player_turn_with_the_same_turn_number() -> None:
+    g = start(card("vault", 0, on_play=seq(N.ExtraTurn(), N.EndTurn())))
+    play(g, "vault")
+    # the turn ended at once (EndTurn after the wave) and went back to PlayerTurnStart
+    phases = [p for p, _ in g.phase_history]
+    assert phases[-3:] == [BattlePhase.PLAYER_TURN_END, BattlePhase.PLAYER_TURN_START,
+                           BattlePhase.PLAYER_PHASE]
+    assert BattlePhase.ENEMY_PHASE not in phases
+    assert g.turn_number == 1 and len(g.hand()) == 5  # a new draw, same turn number
+    g.end_player_turn()
+    assert g.turn_number == 2  # the next end goes through the EnemyPhase as usual
+
+
+def test_draw_forbid_hook_stops_every_draw_while_active() -> None:
+    g = start(card("trance", 0, on_play=seq(
+        N.DrawCards(2), N.RegisterCardHook(N.HookDef("draw", "forbid"), turns=1))))
+    play(g, "trance")
+    assert g.draw_cards(2) == 0  # forbidden for the rest of the turn
+    g.end_player_turn()
+    assert len(g.hand()) == 5 and g.draw_cards(1) == 1  # expired at the next turn start

@@ -172,8 +172,9 @@ def test_status_entries_attacked_and_damage_taken_see_the_amounts() -> None:
     strike = next(c for c in g.hand() if c.card_id == "strike")
     n = len(g.event_log)
     assert g.try_play_card(strike, g.enemies[0])
+    # the enemy's reactions to the hit, then its status On Play branch (after the card's)
     assert trace(g, n) == [("EnergySpent",), ("CardPlayed", "strike"), ("dmg", 0, 1, 6, 0, 6),
-                           ("mark", 111, 6), ("mark", 112, 6)]
+                           ("mark", 111, 6), ("mark", 112, 6), ("mark", 105)]
 
 
 def test_status_entry_on_attacked_runs_when_fully_blocked_but_damage_taken_does_not() -> None:
@@ -349,14 +350,16 @@ def test_status_reapplied_status_moves_to_the_end_of_the_snapshot_order() -> Non
     assert marks(g, n)[:3] == [(12,), (13,), (11,)]
 
 
-def test_status_player_lifecycle_branches_are_the_players_statuses_only() -> None:
+def test_status_lifecycle_branches_are_the_players_but_on_play_reaches_enemies() -> None:
     g = game(probe_pack(player=False, enemy_probe=True,
                         deck=[DeckEntry("burn", count=10)]), "bag")
     n = len(g.event_log)
     assert g.try_play_card(g.hand()[0])
     g.end_player_turn()
     tags = {m[0] for m in marks(g, n)}
-    assert tags == {50, 102, 109}  # card effect; the enemy's turn start and turn end only
+    # card effect; the enemy's On Play branch (it reacts to the player's plays, like Enrage),
+    # its turn start and turn end; never its On Drawn / On Discard / On Exhaust / phase entries
+    assert tags == {50, 105, 102, 109}
 
 
 # ---------------------------------------------------------------- control statuses

@@ -12,6 +12,7 @@ from ..content.defs import GameCard
 from ..enums import DrawPilePosition, Pile, PileScope
 from ..flow.nodes import Node
 from . import frames as K
+from .hooks import draws_forbidden, hand_size, hooks_possible
 from .state import CardInstance, Ctx, Frame
 
 if TYPE_CHECKING:
@@ -76,8 +77,6 @@ def remove_from_battle(e: Engine, inst: CardInstance) -> None:
 
 
 def hand_limit(e: Engine) -> int:
-    from .hooks import hand_size
-
     return hand_size(e)
 
 
@@ -226,35 +225,41 @@ def push_draw(e: Engine, count: int, automatic: bool) -> None:
 
 
 def step_draw(e: Engine, f: Frame) -> None:
-    """Draw one card, then let its On Drawn branches complete before the next draw."""
+    """Draw cards one by one; each card's On Drawn branches complete before the next draw."""
     s = e.s
     data = f.data
-    if data[0] <= 0:
-        s.stack.pop()
-        return
+    stack = s.stack
     automatic = data[1] == 1
-    if len(s.hand) >= hand_limit(e):
-        if not automatic:
-            s.stack.pop()  # DrawCards stops early at a full hand
+    limit = hand_limit(e)
+    forbidden = hooks_possible(e) and draws_forbidden(e)
+    while True:
+        if data[0] <= 0 or forbidden:
+            stack.pop()
             return
-        inst = take_top(e)
-        if inst is None:
-            s.stack.pop()
-            return
-        data[0] -= 1
-        to_discard(e, inst, Pile.DRAW)  # overflow: not drawn, discarded with lifecycle
-        return
-    inst = take_top(e)
-    if inst is None:
-        s.stack.pop()
-        return
-    data[0] -= 1
-    inst.pile = Pile.HAND
-    s.hand.append(inst.uid)
-    s.drawn.append(inst.uid)
-    if e.hot:
-        e.emit(ev.CardDrawn(inst.uid, inst.card_id, PileScope.DRAW, PileScope.HAND))
-    if s.units[0].statuses or inst.active.on_drawn is not None:
-        entries = lifecycle_entries(e, inst, "on_drawn")
-        if entries:
-            push_entries(e, entries)
+        if len(s.hand) >= limit:
+            if not automatic:
+                stack.pop()  # DrawCards stops early at a full hand
+                return
+            inst = take_top(e)
+            if inst is None:
+                stack.pop()
+                return
+            data[0] -= 1
+            to_discard(e, inst, Pile.DRAW)  # overflow: not drawn, discarded with lifecycle
+        else:
+            inst = take_top(e)
+            if inst is None:
+                stack.pop()
+                return
+            data[0] -= 1
+            inst.pile = Pile.HAND
+            s.hand.append(inst.uid)
+            s.drawn.append(inst.uid)
+            if e.hot:
+                e.emit(ev.CardDrawn(inst.uid, inst.card_id, PileScope.DRAW, PileScope.HAND))
+            if s.units[0].statuses or inst.active.on_drawn is not None:
+                entries = lifecycle_entries(e, inst, "on_drawn")
+                if entries:
+                    push_entries(e, entries)
+        if stack[-1] is not f or s.pause:
+            return  # lifecycle branches run before the next draw

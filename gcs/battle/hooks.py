@@ -60,7 +60,10 @@ def active_hooks(e: Engine, kind: str) -> Iterator[tuple[HookDef, int]]:
 def _fold(e: Engine, kind: str, base: int) -> int:
     v = base
     for h, _ in active_hooks(e, kind):
-        v = h.amount if h.op == "set" else v + h.amount
+        if h.op == "set":
+            v = h.amount
+        elif h.op == "add":
+            v += h.amount
     return v
 
 
@@ -71,12 +74,22 @@ def hand_size(e: Engine) -> int:
     return max(0, _fold(e, "hand_size", e.rules.max_hand_size))
 
 
+def draws_forbidden(e: Engine) -> bool:
+    """True while a ``draw`` hook with ``forbid`` is active (no card may be drawn)."""
+    return any(h.op == "forbid" for h, _ in active_hooks(e, "draw"))
+
+
 def draw_count(e: Engine) -> int:
     return max(0, _fold(e, "draw", e.rules.draw_per_turn))
 
 
 def energy_per_turn(e: Engine) -> int:
     return max(0, _fold(e, "energy", e.rules.energy_per_turn))
+
+
+def hooks_possible(e: Engine) -> bool:
+    """Cheap test: could any hook be active now?"""
+    return bool(e.s.hooks) or _any_status_hooks(e)
 
 
 def _any_status_hooks(e: Engine) -> bool:

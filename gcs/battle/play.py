@@ -8,6 +8,7 @@ from .. import events as ev
 from ..content.defs import GameCard
 from ..enums import BattlePhase, CardType, Keyword, Pile, TargetMode
 from ..errors import NotInBattleError, TargetError
+from ..flow.interp import register_hook
 from . import frames as K
 from .cards import (
     detach,
@@ -17,7 +18,9 @@ from .cards import (
     remove_from_battle,
     to_exhaust,
 )
+from .combat import status_entries
 from .hooks import effective_cost, playable_by_hooks
+from .phases import check_end, push_turn_end
 from .state import NO_PAUSE, CardInstance, Ctx, Frame, Unit
 
 if TYPE_CHECKING:
@@ -122,20 +125,27 @@ def step_play(e: Engine, f: Frame) -> None:
             s.stack.append(Frame(K.ENTRY, card.on_play, 0, None, ctx))
         return
     if pc == 1:
-        player = s.units[0]
-        if player.statuses and uid in s.cards:
+        # 3 (cont.). the On Play branches of the player's statuses (snapshot order), then of
+        # each living enemy's statuses (encounter order), e.g. an enemy that reacts to Skills
+        entries = []
+        units = s.units
+        if units[0].statuses and uid in s.cards:
             entries = [(n, c) for n, c in lifecycle_entries(e, s.cards[uid], "on_play")
                        if c.status]
             for _, c in entries:
                 c.target = ctx.target
-            if entries:
-                push_entries(e, entries)
+        for u in units[1:]:
+            if u.alive and u.statuses:
+                for n, c in status_entries(e, u, "on_play"):
+                    c.src = uid
+                    c.objs["card"] = ["c", [uid]]
+                    entries.append((n, c))
+        if entries:
+            push_entries(e, entries)
         return
     if pc == 2:
         # 4. every deferred branch has completed: register the card's persistent hooks
         if ctx.hooks:
-            from ..flow.interp import register_hook
-
             for hook in ctx.hooks:
                 register_hook(e, hook, uid)
             ctx.hooks.clear()
@@ -151,8 +161,6 @@ def step_play(e: Engine, f: Frame) -> None:
                 place(e, inst, Pile.DISCARD)
         return
     s.stack.pop()
-    from .phases import check_end, push_turn_end
-
     if not check_end(e) and s.end_turn:
         s.end_turn = False
         push_turn_end(e)

@@ -423,7 +423,11 @@ def _play_pending(e: Engine, ctx: Ctx) -> bool:
 def register_hook(e: Engine, node: N.Node, source: int) -> None:
     s = e.s
     assert isinstance(node, N.RegisterCardHook)
-    expires = None if node.turns is None else s.player_turns + node.turns
+    # Scope = Turns counts player turns: the current one when registered during the
+    # player's turn, otherwise the next one (a hook made in the enemy phase or at battle
+    # start must not expire before it ever applies).
+    here = s.phase in (BattlePhase.PLAYER_TURN_START, BattlePhase.PLAYER_PHASE)
+    expires = None if node.turns is None else s.player_turns + node.turns + (0 if here else 1)
     s.hooks.append(ActiveHook(node, source, expires, s.next_seq))
     s.next_seq += 1
     resolve_intents(e)
@@ -574,6 +578,10 @@ def _ex_end_turn(e: Engine, node: N.EndTurn, ctx: Ctx) -> None:
         s.end_turn = True
 
 
+def _ex_extra_turn(e: Engine, node: N.ExtraTurn, ctx: Ctx) -> None:
+    e.s.extra_turns += 1
+
+
 def _ex_gold(e: Engine, node: N.GainGold, ctx: Ctx) -> None:
     n = val(e, node.amount, ctx)
     s = e.s
@@ -592,7 +600,8 @@ EXEC.update({
     N.RegisterCardHook: _ex_hook, N.DealDamage: _ex_damage, N.GainBlock: _ex_block,
     N.LoseHp: _ex_lose_hp, N.Heal: _ex_heal, N.GainEnergy: _ex_energy,
     N.ApplyStatus: _ex_apply, N.RemoveStatus: _ex_remove, N.SpawnEnemy: _ex_spawn,
-    N.Kill: _ex_kill, N.Revive: _ex_revive, N.EndTurn: _ex_end_turn, N.GainGold: _ex_gold,
+    N.Kill: _ex_kill, N.Revive: _ex_revive, N.EndTurn: _ex_end_turn,
+    N.ExtraTurn: _ex_extra_turn, N.GainGold: _ex_gold,
 })
 STEP.update({
     N.Sequence: _st_sequence, N.Loop: _st_loop, N.Foreach: _st_foreach, N.While: _st_while,

@@ -16,7 +16,11 @@ from .exprs import CardFilter, CardSel, Cond, UnitSel, Value
 
 @dataclass(frozen=True, slots=True)
 class HookDef:
-    """A rule that changes play: ``cost``, ``playable`` (forbid), ``hand_size``, ``draw``, ``energy``."""
+    """A rule that changes play: ``cost``, ``playable`` (forbid), ``hand_size``, ``draw``, ``energy``.
+
+    ``draw`` with ``add``/``set`` changes the per-turn draw; ``draw`` with ``forbid`` stops every
+    further draw (Draw Cards, ``draw_cards``) while it is active.
+    """
 
     kind: str
     op: str = "add"
@@ -254,6 +258,11 @@ class EndTurn:
 
 
 @dataclass(frozen=True, slots=True)
+class ExtraTurn:
+    """Grant the player an extra turn after this one (PlayerTurnEnd step 6)."""
+
+
+@dataclass(frozen=True, slots=True)
 class GainGold:
     amount: Value
 
@@ -264,7 +273,7 @@ Node = Union[
     DrawCards, AddCards, MoveCard, ExhaustCard, DiscardCard, ModifyCost, UpgradeCard,
     TransformCard, RegisterCardHook,
     DealDamage, GainBlock, LoseHp, Heal, GainEnergy, ApplyStatus, RemoveStatus,
-    SpawnEnemy, Kill, Revive, EndTurn, GainGold,
+    SpawnEnemy, Kill, Revive, EndTurn, ExtraTurn, GainGold,
 ]
 
 NODE_TYPES: tuple[type, ...] = Node.__args__  # type: ignore[attr-defined]
