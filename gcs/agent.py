@@ -7,7 +7,8 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from .battle.hooks import effective_cost
-from .battle.play import card_refusal, commit_play
+from .battle.hooks import hooks_possible
+from .battle.play import card_refusal, commit_play, playable_in_hand
 from .battle.state import CHOICE, GATE, NO_PAUSE, WAIT, Unit
 from .enums import BattlePhase, TargetMode
 from .errors import GameError, IllegalActionError
@@ -121,17 +122,30 @@ def legal_actions(g: Game) -> list[Action]:
     out = []
     cards = s.cards
     alive = [u.uid - 1 for u in s.units[1:] if u.alive]
+    hooks = hooks_possible(e)
+    single = TargetMode.SINGLE_ENEMY
     for i, uid in enumerate(s.hand):
         inst = cards[uid]
-        if inst.active.target is TargetMode.SINGLE_ENEMY:
-            if not alive or card_refusal(e, inst, alive[0] + 1) is not None:
-                continue
+        if not playable_in_hand(e, inst, hooks):
+            continue
+        if inst.active.target is single:
             for j in alive:
-                out.append(Action(PLAY, card=i, target=j))
-        elif card_refusal(e, inst, -1) is None:
-            out.append(Action(PLAY, card=i))
+                out.append(_play_action(i, j))
+        else:
+            out.append(_play_action(i, -1))
     out.append(END_ACTION)
     return out
+
+
+_PLAYS: dict[tuple[int, int], Action] = {}
+
+
+def _play_action(card: int, target: int) -> Action:
+    """Play actions are immutable values: build each (hand index, target) once."""
+    a = _PLAYS.get((card, target))
+    if a is None:
+        a = _PLAYS[card, target] = Action(PLAY, card=card, target=target)
+    return a
 
 
 def _why_illegal(g: Game, a: Action) -> str | None:

@@ -85,7 +85,8 @@ def lifecycle_entries(e: Engine, inst: CardInstance, entry: str) -> list[tuple[N
     """Status branches (snapshot order) then the card's own behaviour for one card lifecycle."""
     out: list[tuple[Node, Ctx]] = []
     player = e.s.units[0]
-    if player.statuses:
+    having = e.c.entry_statuses.get(entry)
+    if having and player.statuses and not having.isdisjoint(player.statuses):
         statuses = e.c.statuses
         for sid in list(player.statuses):
             node = statuses[sid].entries.get(entry)

@@ -58,7 +58,8 @@ def status_entries(e: Engine, u: Unit, entry: str, target: int = -1,
                    amount: int | None = None) -> list[tuple[Node, Ctx]]:
     """The ``entry`` branches of a unit's statuses, in snapshot (application) order."""
     out: list[tuple[Node, Ctx]] = []
-    if not u.statuses:
+    having = e.c.entry_statuses.get(entry)
+    if not having or not u.statuses or having.isdisjoint(u.statuses):
         return out
     statuses = e.c.statuses
     for sid in list(u.statuses):

@@ -69,7 +69,7 @@ def _fold(e: Engine, kind: str, base: int) -> int:
 
 def hand_size(e: Engine) -> int:
     """The hand limit now: ``BattleRules.max_hand_size`` through hand-size hooks."""
-    if not e.s.hooks and not _any_status_hooks(e):
+    if not hooks_possible(e):
         return e.rules.max_hand_size
     return max(0, _fold(e, "hand_size", e.rules.max_hand_size))
 
@@ -80,10 +80,16 @@ def draws_forbidden(e: Engine) -> bool:
 
 
 def draw_count(e: Engine) -> int:
+    """This turn's automatic draws: ``BattleRules.draw_per_turn`` through draw hooks."""
+    if not hooks_possible(e):
+        return e.rules.draw_per_turn
     return max(0, _fold(e, "draw", e.rules.draw_per_turn))
 
 
 def energy_per_turn(e: Engine) -> int:
+    """This turn's energy: ``BattleRules.energy_per_turn`` through energy hooks."""
+    if not hooks_possible(e):
+        return e.rules.energy_per_turn
     return max(0, _fold(e, "energy", e.rules.energy_per_turn))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import events as ev
-from ..enums import BattlePhase, HandDiscardRule, Keyword, Pile, PileScope
+from ..enums import ArmorDecayRule, BattlePhase, HandDiscardRule, Keyword, Pile, PileScope
 from ..flow.interp import fire_delayed
 from . import frames as K
 from .cards import lifecycle_entries, move, push_draw, push_entries
@@ -55,10 +55,10 @@ def _armor(e: Engine, u: Unit) -> None:
     statuses = e.c.statuses
     if any(statuses[sid].keeps_block for sid in u.statuses):
         return
-    rule = e.rules.armor_decay.value
-    if rule == "reset":
+    rule = e.rules.armor_decay
+    if rule is ArmorDecayRule.RESET:
         set_block(e, u, 0)
-    elif rule == "halve":
+    elif rule is ArmorDecayRule.HALVE:
         set_block(e, u, u.block // 2)
 
 
@@ -99,10 +99,19 @@ def step_start(e: Engine, f: Frame) -> None:
 
 # ---------------------------------------------------------------- PlayerTurnStart
 def step_turn_start(e: Engine, f: Frame) -> None:
+    if f.pc and check_end(e):
+        return
+    s = e.s
+    stack = s.stack
+    while True:
+        _step_turn_start_once(e, f)
+        if not stack or stack[-1] is not f or s.pause:
+            return
+
+
+def _step_turn_start_once(e: Engine, f: Frame) -> None:
     s = e.s
     pc = f.pc
-    if pc and check_end(e):
-        return
     f.pc += 1
     player = s.units[0]
     if pc == 0:
@@ -160,10 +169,19 @@ def push_turn_end(e: Engine) -> None:
 
 
 def step_turn_end(e: Engine, f: Frame) -> None:
+    if f.pc and check_end(e):
+        return
+    s = e.s
+    stack = s.stack
+    while True:
+        _step_turn_end_once(e, f)
+        if not stack or stack[-1] is not f or s.pause:
+            return
+
+
+def _step_turn_end_once(e: Engine, f: Frame) -> None:
     s = e.s
     pc = f.pc
-    if pc and check_end(e):
-        return
     f.pc += 1
     player = s.units[0]
     if pc == 0:
@@ -229,7 +247,8 @@ def step_hand_end(e: Engine, f: Frame) -> None:
             continue
         else:
             move(e, inst, PileScope.DISCARD)
-        return
+        if s.stack[-1] is not f or s.pause:
+            return  # this card's lifecycle branches run before the next card
     s.stack.pop()
 
 
@@ -286,12 +305,21 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
 
 
 def step_enemy_turn(e: Engine, f: Frame) -> None:
-    """One enemy's turn, EnemyPhase steps 1-4; the battle end is re-checked between steps."""
+    """One enemy's turn, EnemyPhase steps 1-4; the battle end is re-read after queued work."""
+    if f.pc and check_end(e):
+        return
+    s = e.s
+    stack = s.stack
+    while True:
+        _step_enemy_turn_once(e, f)
+        if not stack or stack[-1] is not f or s.pause:
+            return
+
+
+def _step_enemy_turn_once(e: Engine, f: Frame) -> None:
     s = e.s
     u = s.units[f.data]
     pc = f.pc
-    if pc and check_end(e):
-        return
     f.pc += 1
     if not u.alive:
         # died during its own turn: a revive later in this phase gives the intent it keeps

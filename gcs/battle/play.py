@@ -87,6 +87,17 @@ def card_refusal(e: Engine, inst: CardInstance, target_uid: int) -> str | None:
     return None
 
 
+def playable_in_hand(e: Engine, inst: CardInstance, hooks: bool) -> bool:
+    """``card_refusal`` for a card known to be in hand, ignoring the target (hot path of
+    legal actions); ``hooks`` is ``hooks_possible(e)``, computed once by the caller."""
+    card = inst.active
+    if Keyword.UNPLAYABLE in card.keywords:
+        return False
+    if hooks and not playable_by_hooks(e, inst):
+        return False
+    return card.x_cost or effective_cost(e, inst) <= e.s.energy
+
+
 def commit_play(e: Engine, inst: CardInstance, target_uid: int) -> None:
     """Steps 2-3 of the play (leave hand, pay, record, CardPlayed), then queue the rest."""
     s = e.s
@@ -113,6 +124,16 @@ def commit_play(e: Engine, inst: CardInstance, target_uid: int) -> None:
 
 
 def step_play(e: Engine, f: Frame) -> None:
+    """The rest of a play, step by step; a step that queues work returns to the loop."""
+    s = e.s
+    stack = s.stack
+    while True:
+        _step_play_once(e, f)
+        if not stack or stack[-1] is not f or s.pause:
+            return
+
+
+def _step_play_once(e: Engine, f: Frame) -> None:
     s = e.s
     ctx = f.ctx
     assert ctx is not None

@@ -44,21 +44,26 @@ def card_choices(e: Engine, table: RewardTable) -> list[str]:
     """
     rng = e.s.run_rng
     cards = e.c.cards
-    left: list[GameCard] = []
+    # the pool grouped by rarity (pool order kept inside a group; duplicates dropped)
+    groups: dict[str, list[GameCard]] = {}
+    seen: set[str] = set()
     for cid in table.pool:
-        if cid in cards and all(c.id != cid for c in left):
-            left.append(cards[cid])
+        if cid in cards and cid not in seen:
+            seen.add(cid)
+            card = cards[cid]
+            groups.setdefault(card.rarity.value, []).append(card)
     weights = dict(table.rarity_weights)
     picked: list[str] = []
-    while left and len(picked) < table.cards:
-        rarities = sorted({c.rarity.value for c in left})
+    while groups and len(picked) < table.cards:
+        rarities = sorted(groups)
         if not any(weights.get(r, 0) > 0 for r in rarities) and any(weights.values()):
             break  # only unweighted rarities are left
         rarity = _pick_rarity(rng, rarities, weights)
-        of_rarity = [c for c in left if c.rarity.value == rarity]
-        card = of_rarity[rng.below(len(of_rarity))]
+        of_rarity = groups[rarity]
+        card = of_rarity.pop(rng.below(len(of_rarity)))
+        if not of_rarity:
+            del groups[rarity]
         picked.append(card.id)
-        left.remove(card)
     return picked
 
 

@@ -48,6 +48,13 @@ class Content:
             s.id for s in self.statuses.values() if s.hooks)
         self.card_hooks: bool = any(
             c.hooks or (c.upgrade is not None and c.upgrade.hooks) for c in self.cards.values())
+        # entry name -> ids of the statuses that have a branch for it
+        by_entry: dict[str, set[str]] = {}
+        for st in self.statuses.values():
+            for name in st.entries:
+                by_entry.setdefault(name, set()).add(st.id)
+        self.entry_statuses: Mapping[str, frozenset[str]] = MappingProxyType(
+            {k: frozenset(v) for k, v in by_entry.items()})
         # Every graph gets a program key; every node a (key, index) reference for saves.
         self._programs: dict[ProgramKey, list[Node]] = {}
         self._refs: dict[int, tuple[ProgramKey, int]] = {}
