@@ -6,12 +6,11 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from .battle.hooks import effective_cost
-from .battle.hooks import hooks_possible
+from .battle.hooks import effective_cost, hooks_possible
 from .battle.play import card_refusal, commit_play, playable_in_hand
 from .battle.state import CHOICE, GATE, NO_PAUSE, WAIT, Unit
 from .enums import BattlePhase, TargetMode
-from .errors import GameError, IllegalActionError
+from .errors import BusyError, GameError, IllegalActionError
 
 if TYPE_CHECKING:
     from .game import Game
@@ -134,6 +133,8 @@ def legal_actions(g: Game) -> list[Action]:
         else:
             out.append(_play_action(i, -1))
     out.append(END_ACTION)
+    e.legal = out
+    e.legal_key = (e.ticks, s.active, s.rewards is None)
     return out
 
 
@@ -196,11 +197,17 @@ def _why_illegal(g: Game, a: Action) -> str | None:
 
 def apply(g: Game, a: Action) -> None:
     """Perform an action as the facade call would, then settle Waits and Gates at once."""
-    why = _why_illegal(g, a)
-    if why is not None:
-        raise IllegalActionError(f"illegal action {a}: {why}")
     e = g._e
     s = e.s
+    if e.busy:
+        raise BusyError("the runtime is resolving an effect; apply actions after the handler")
+    # one of the legal actions just computed for this very state needs no second validation
+    legal = e.legal
+    if legal is None or e.legal_key != (e.ticks, s.active, s.rewards is None) or not any(
+            x is a for x in legal):
+        why = _why_illegal(g, a)
+        if why is not None:
+            raise IllegalActionError(f"illegal action {a}: {why}")
     if a.kind == PLAY:
         # validated above exactly as try_play_card would; commit without re-validating
         inst = s.cards[s.hand[a.card]]

@@ -18,7 +18,8 @@ HANDLERS: dict[int, Handler] = {}
 class Engine:
     """Internals behind ``gcs.Game``: every rule module operates on one of these."""
 
-    __slots__ = ("s", "c", "rules", "subs", "log", "logging", "hot", "presenter", "busy")
+    __slots__ = ("s", "c", "rules", "subs", "log", "logging", "hot", "presenter", "busy",
+                 "ticks", "legal", "legal_key")
 
     def __init__(self, content: Content, state: State, rules: BattleRules, *,
                  logging: bool = True, presenter: bool = True) -> None:
@@ -31,6 +32,11 @@ class Engine:
         self.hot = logging
         self.presenter = presenter
         self.busy = False
+        # ``ticks`` counts loop runs (every facade call that changes a battle runs the loop);
+        # ``legal`` caches the last legal actions, valid while ``legal_key`` matches.
+        self.ticks = 0
+        self.legal: list[Any] | None = None
+        self.legal_key: tuple[int, bool, bool] = (-1, False, False)
 
     # ------------------------------------------------------------ events
     def emit(self, ev: Event) -> None:
@@ -55,6 +61,7 @@ class Engine:
     def run(self) -> None:
         """Run frames until the stack is empty or a Choice, Wait or Gate pauses the wave."""
         s = self.s
+        self.ticks += 1
         stack = s.stack
         handlers = HANDLERS
         limit = self.rules.step_limit

@@ -276,3 +276,52 @@ def autoplay_log(seed: int) -> str:
     g.start_battle("jaw_worm")
     autoplay(g)
     return "\n".join(repr(x) for x in g.event_log)
+
+
+# ---------------------------------------------------------------- conformance helpers
+BATTLE_PILES = (Pile.HAND, Pile.DRAW, Pile.DISCARD, Pile.EXHAUST)
+
+
+def card_piles(g: gcs.Game) -> dict[int, Pile]:
+    """Instance id -> pile code of every card instance the battle knows (REMOVED included)."""
+    return {uid: c.pile for uid, c in g._e.s.cards.items()}
+
+
+def check_pile_views(g: gcs.Game) -> None:
+    """The public pile reads agree with the pile codes: ``pile(ALL)`` lists every instance
+    whose code is Hand/Draw/Discard/Exhaust exactly once, and each ``pile(scope)`` holds only
+    instances with that code."""
+    scope = gcs.PileScope
+    codes = card_piles(g)
+    everything = [c.uid for c in g.pile(scope.ALL)]
+    assert len(everything) == len(set(everything)), f"an instance is listed twice: {everything}"
+    in_piles = sorted(uid for uid, p in codes.items() if p in BATTLE_PILES)
+    assert sorted(everything) == in_piles, (sorted(everything), in_piles)
+    views = {scope.HAND: g.hand(), scope.DRAW: g.draw_pile(),
+             scope.DISCARD: g.discard_pile(), scope.EXHAUST: g.exhaust_pile()}
+    for sc, pile in views.items():
+        assert [c.uid for c in pile] == [c.uid for c in g.pile(sc)], sc
+        for c in pile:
+            assert codes[c.uid] is Pile[sc.name], f"{c!r} read in {sc.name}, code {c.pile}"
+    for c in g.pile(scope.ALL):
+        assert c is g._e.s.cards[c.uid], f"{c!r} is not the battle's instance"
+
+
+def check_conserved(before: dict[int, Pile], g: gcs.Game, events: Sequence[ev.Event]) -> None:
+    """Between two calls inside one battle, instances are conserved except by documented
+    creation (an event with ``from_pile`` None: CardCreated, CardAddedToHand or CardDiscarded
+    of a new id) and documented removal (CardMoved with ``to_pile`` None)."""
+    after = card_piles(g)
+    made = {x.instance_id for x in events
+            if isinstance(x, (ev.CardCreated, ev.CardAddedToHand, ev.CardDiscarded))
+            and x.from_pile is None}
+    gone = {x.instance_id for x in events if isinstance(x, ev.CardMoved) and x.to_pile is None}
+    vanished = set(before) - set(after)
+    assert not vanished, f"instances vanished without a trace: {sorted(vanished)}"
+    new = set(after) - set(before)
+    assert new <= made, f"instances {sorted(new - made)} appeared without a creation event"
+    removed = {u for u, p in after.items() if p is Pile.REMOVED and before.get(u) is not Pile.REMOVED}
+    assert removed <= gone, f"instances {sorted(removed - gone)} left the battle unannounced"
+    assert gone <= removed | {u for u, p in before.items() if p is Pile.REMOVED}, \
+        f"announced removals {sorted(gone)} are still in the battle"
+    assert len(after) == len(before) + len(new)

@@ -233,6 +233,10 @@ def step_draw(e: Engine, f: Frame) -> None:
     automatic = data[1] == 1
     limit = hand_limit(e)
     forbidden = hooks_possible(e) and draws_forbidden(e)
+    player = s.units[0]
+    status_hooks = e.c.entry_statuses.get("on_drawn")
+    draw = s.draw
+    cards = s.cards
     while True:
         if data[0] <= 0 or forbidden:
             stack.pop()
@@ -248,17 +252,21 @@ def step_draw(e: Engine, f: Frame) -> None:
             data[0] -= 1
             to_discard(e, inst, Pile.DRAW)  # overflow: not drawn, discarded with lifecycle
         else:
-            inst = take_top(e)
-            if inst is None:
-                stack.pop()
-                return
+            if draw:
+                inst = cards[draw.pop()]
+            else:
+                inst = take_top(e)  # reshuffles Discard into Draw, or None
+                if inst is None:
+                    stack.pop()
+                    return
             data[0] -= 1
             inst.pile = Pile.HAND
             s.hand.append(inst.uid)
             s.drawn.append(inst.uid)
             if e.hot:
                 e.emit(ev.CardDrawn(inst.uid, inst.card_id, PileScope.DRAW, PileScope.HAND))
-            if s.units[0].statuses or inst.active.on_drawn is not None:
+            if inst.active.on_drawn is not None or (
+                    status_hooks and not status_hooks.isdisjoint(player.statuses)):
                 entries = lifecycle_entries(e, inst, "on_drawn")
                 if entries:
                     push_entries(e, entries)

@@ -36,9 +36,10 @@ def _fold_unit(e: Engine, u: Unit, stage: str, num: int, den: int) -> tuple[int,
 def attack_damage(e: Engine, base: int, src: Unit | None, dst: Unit | None) -> int:
     """Attack damage through the attacker's ``deal`` then the defender's ``take`` modifiers."""
     num, den = base, 1
-    if src is not None and src.statuses:
+    mods = e.c.modifier_statuses
+    if src is not None and not mods.isdisjoint(src.statuses):
         num, den = _fold_unit(e, src, "deal", num, den)
-    if dst is not None and dst.statuses:
+    if dst is not None and not mods.isdisjoint(dst.statuses):
         num, den = _fold_unit(e, dst, "take", num, den)
     v = num // den
     return v if v > 0 else 0
@@ -46,7 +47,7 @@ def attack_damage(e: Engine, base: int, src: Unit | None, dst: Unit | None) -> i
 
 def block_amount(e: Engine, base: int, u: Unit) -> int:
     """Block gained through the unit's ``block`` modifiers (Dexterity, Frail)."""
-    if not u.statuses:
+    if e.c.modifier_statuses.isdisjoint(u.statuses):
         return base if base > 0 else 0
     num, den = _fold_unit(e, u, "block", base, 1)
     v = num // den

@@ -115,7 +115,7 @@ def _any_status_hooks(e: Engine) -> bool:
     return False
 
 
-def effective_cost(e: Engine, inst: CardInstance) -> int:
+def effective_cost(e: Engine, inst: CardInstance, hooks: bool | None = None) -> int:
     """Definition cost + master-deck delta, then battle and turn modifiers, then cost hooks; >= 0.
 
     A ``set`` modifier replaces the value so far and later deltas still add. X-cost cards
@@ -131,7 +131,9 @@ def effective_cost(e: Engine, inst: CardInstance) -> int:
     if inst.turn_set is not None:
         cost = inst.turn_set
     cost += inst.turn_delta
-    if e.s.hooks or _any_status_hooks(e):
+    if hooks is None:
+        hooks = hooks_possible(e)
+    if hooks:
         for h, src in active_hooks(e, "cost"):
             if card_matches(inst, h.where, src):
                 cost = h.amount if h.op == "set" else cost + h.amount

@@ -55,7 +55,10 @@ def _expected(ai: AiDef, pos: int) -> str | None:
 def script_position(ai: AiDef, history: list[str]) -> int:
     """How many scripted (opener/cycle) moves ``history`` has used; HP-rule picks do not count."""
     pos = 0
+    done = len(ai.opener) if not ai.cycle else -1  # an opener-only script ends there
     for m in history:
+        if pos == done:
+            break
         if m == _expected(ai, pos):
             pos += 1
     return pos
@@ -113,7 +116,7 @@ def plan_intent(e: Engine, u: Unit) -> None:
     move_id = choose_move(e, u, d)
     u.move = move_id
     u.history.append(move_id)
-    u.intent = display(e, u, d.move(move_id))
+    u.intent = display(e, u, e.c.moves[d.id, move_id])
     if e.hot:
         it = u.intent
         e.emit(ev.EnemyUnitIntentChanged(u.uid, it.move, it.damage, it.hits))
@@ -125,13 +128,13 @@ def resolve_intents(e: Engine) -> None:
     units = s.units
     if len(units) < 2:
         return
-    enemies = e.c.enemies
+    moves = e.c.moves
     player = units[0]
     for u in units[1:]:
         it = u.intent
         if it is None or not u.alive or it.damage is None:
             continue
-        m = enemies[u.def_id].move(u.move)
+        m = moves[u.def_id, u.move]
         if m.damage is None:
             continue
         dmg = attack_damage(e, m.damage, u, player)

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 
 from .. import events as ev
 from ..enums import ArmorDecayRule, BattlePhase, HandDiscardRule, Keyword, Pile, PileScope
-from ..flow.interp import fire_delayed
+from ..flow.interp import fire_delayed, start_entry
 from . import frames as K
-from .cards import lifecycle_entries, move, push_draw, push_entries
+from .cards import move, push_draw, push_entries
 from .combat import decay_statuses, run_status_entries, set_block, status_entries
 from .hooks import draw_count, energy_per_turn
 from .intents import plan_intent, resolve_intents
@@ -41,8 +41,10 @@ def check_end(e: Engine) -> bool:
     """Re-read the battlefield; if the battle is decided, commit BattleWon or BattleLost."""
     s = e.s
     units = s.units
-    if units[0].alive and any(u.alive for u in units[1:]):
-        return False
+    if units[0].alive:
+        for u in units:
+            if u.alive and u.uid:
+                return False
     won = units[0].alive
     s.stack.clear()
     s.delayed.clear()
@@ -192,10 +194,12 @@ def _step_turn_end_once(e: Engine, f: Frame) -> None:
         run_status_entries(e, player, "on_discard_phase")
     elif pc == 1:
         # 2a. card On Turn End behaviours of cards in hand (their authored moves are kept)
+        cards = s.cards
         entries = []
         for uid in s.hand:
-            entries += [(n, c) for n, c in lifecycle_entries(e, s.cards[uid], "on_turn_end")
-                        if not c.status]
+            node = cards[uid].active.on_turn_end
+            if node is not None:
+                entries.append((node, Ctx(0, uid, -1, "", "on_turn_end")))
         if entries:
             push_entries(e, entries)
     elif pc == 2:
@@ -232,18 +236,31 @@ def step_hand_end(e: Engine, f: Frame) -> None:
     """One card of the turn-end hand: Ethereal exhausts, Retain stays, else the hand rule."""
     s = e.s
     ids = f.data
+    hand = s.hand
+    persist = s.hand_rule is HandDiscardRule.PERSIST
+    # a discard with no branch to run (no On Discard here) is done inline: same effect as move
+    having = e.c.entry_statuses.get("on_discard")
+    quiet = not having or having.isdisjoint(s.units[0].statuses)
     while f.pc < len(ids):
         uid = ids[f.pc]
         f.pc += 1
         inst = s.cards.get(uid)
         if inst is None or inst.pile is not Pile.HAND:
             continue  # an On Turn End behaviour already moved it
-        kw = inst.active.keywords
+        card = inst.active
+        kw = card.keywords
         if Keyword.ETHEREAL in kw:
             move(e, inst, PileScope.EXHAUST)
-        elif Keyword.RETAIN in kw or s.hand_rule is HandDiscardRule.PERSIST:
+        elif persist or Keyword.RETAIN in kw:
             if e.hot:
                 e.emit(ev.CardRetained(uid, inst.card_id, PileScope.HAND, PileScope.HAND))
+            continue
+        elif quiet and card.on_discard is None:
+            hand.remove(uid)
+            inst.pile = Pile.DISCARD
+            s.discard.append(uid)
+            if e.hot:
+                e.emit(ev.CardDiscarded(uid, inst.card_id, PileScope.HAND, PileScope.DISCARD))
             continue
         else:
             move(e, inst, PileScope.DISCARD)
@@ -278,30 +295,30 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
     ids = f.data
     n = len(ids)
     pc = f.pc
-    if pc < n:
+    while pc < n:
         # 1-4 for each living enemy, in encounter order ("living" is re-read per enemy)
-        f.pc += 1
-        uid = ids[pc]
+        pc = f.pc = pc + 1
+        uid = ids[pc - 1]
         if s.units[uid].alive:
             s.stack.append(Frame(K.ENEMY_TURN, None, 0, uid, None))
-        else:
-            ids[pc] = -1 - uid
-        return
-    f.pc += 1
+            return
+        ids[pc - 1] = -1 - uid
     if pc == n:
         # 5. delayed triggers for the end of EnemyPhase
+        f.pc += 1
         fire_delayed(e, "enemy_phase_end", s.turn)
-    else:
-        # 6. plan the next intents (of the enemies that took their turn), increment the turn
-        #    number, back to PlayerTurnStart. A unit summoned or revived during the phase, and
-        #    one that skipped its turn, keeps the intent it has.
-        s.stack.pop()
-        units = s.units
-        for uid in ids:
-            if uid >= 0:
-                plan_intent(e, units[uid])
-        s.turn += 1
-        s.stack.append(Frame(K.TURN_START, None, 0, None, None))
+        if s.stack[-1] is not f or s.pause:
+            return
+    # 6. plan the next intents (of the enemies that took their turn), increment the turn
+    #    number, back to PlayerTurnStart. A unit summoned or revived during the phase, and
+    #    one that skipped its turn, keeps the intent it has.
+    s.stack.pop()
+    units = s.units
+    for uid in ids:
+        if uid >= 0:
+            plan_intent(e, units[uid])
+    s.turn += 1
+    s.stack.append(Frame(K.TURN_START, None, 0, None, None))
 
 
 def step_enemy_turn(e: Engine, f: Frame) -> None:
@@ -338,7 +355,7 @@ def _step_enemy_turn_once(e: Engine, f: Frame) -> None:
             return
         # 3. the planned Intent Behavior
         d = e.c.enemies[u.def_id]
-        m = d.move(u.move) if u.move else None
+        m = e.c.moves[d.id, u.move] if u.move else None
         if m is not None and m.behaviour is not None:
             ctx = Ctx(u.uid, -1, 0, "", "intent")
             if m.damage is not None:
@@ -346,7 +363,7 @@ def _step_enemy_turn_once(e: Engine, f: Frame) -> None:
             ctx.vals["hits"] = m.hits
             if m.block is not None:
                 ctx.vals["block"] = m.block
-            s.stack.append(Frame(K.ENTRY, m.behaviour, 0, None, ctx))
+            start_entry(e, m.behaviour, ctx)
     elif pc == 2:
         # 4. turn-end statuses, then decay
         run_status_entries(e, u, "on_turn_end")

@@ -8,7 +8,7 @@ from .. import events as ev
 from ..content.defs import GameCard
 from ..enums import BattlePhase, CardType, Keyword, Pile, TargetMode
 from ..errors import NotInBattleError, TargetError
-from ..flow.interp import register_hook
+from ..flow.interp import register_hook, start_entry
 from . import frames as K
 from .cards import (
     detach,
@@ -19,7 +19,7 @@ from .cards import (
     to_exhaust,
 )
 from .combat import status_entries
-from .hooks import effective_cost, playable_by_hooks
+from .hooks import effective_cost, hooks_possible, playable_by_hooks
 from .phases import check_end, push_turn_end
 from .state import NO_PAUSE, CardInstance, Ctx, Frame, Unit
 
@@ -75,9 +75,12 @@ def card_refusal(e: Engine, inst: CardInstance, target_uid: int) -> str | None:
     if inst.pile is not Pile.HAND:
         return "the card is not in hand"
     card = inst.active
-    if not playable_by_hooks(e, inst):
-        return "unplayable" if Keyword.UNPLAYABLE in card.keywords else "a hook forbids it"
-    if not card.x_cost and effective_cost(e, inst) > s.energy:
+    if Keyword.UNPLAYABLE in card.keywords:
+        return "unplayable"
+    hooks = hooks_possible(e)
+    if hooks and not playable_by_hooks(e, inst):
+        return "a hook forbids it"
+    if not card.x_cost and effective_cost(e, inst, hooks) > s.energy:
         return "not enough energy"
     if card.target is TargetMode.SINGLE_ENEMY:
         if target_uid < 0:
@@ -95,7 +98,7 @@ def playable_in_hand(e: Engine, inst: CardInstance, hooks: bool) -> bool:
         return False
     if hooks and not playable_by_hooks(e, inst):
         return False
-    return card.x_cost or effective_cost(e, inst) <= e.s.energy
+    return card.x_cost or effective_cost(e, inst, hooks) <= e.s.energy
 
 
 def commit_play(e: Engine, inst: CardInstance, target_uid: int) -> None:
@@ -124,47 +127,28 @@ def commit_play(e: Engine, inst: CardInstance, target_uid: int) -> None:
 
 
 def step_play(e: Engine, f: Frame) -> None:
-    """The rest of a play, step by step; a step that queues work returns to the loop."""
+    """The rest of a play (seed 004 steps 3-5); a step that queues work returns to the loop."""
     s = e.s
     stack = s.stack
-    while True:
-        _step_play_once(e, f)
-        if not stack or stack[-1] is not f or s.pause:
-            return
-
-
-def _step_play_once(e: Engine, f: Frame) -> None:
-    s = e.s
     ctx = f.ctx
     assert ctx is not None
     uid = f.data[0]
-    pc = f.pc
-    f.pc = pc + 1
-    if pc == 0:
+    if f.pc == 0:
+        # 3. the card's On Play behaviour
+        f.pc = 1
         card = ctx_card(e, uid)
         if card is not None and card.on_play is not None:
-            s.stack.append(Frame(K.ENTRY, card.on_play, 0, None, ctx))
-        return
-    if pc == 1:
+            start_entry(e, card.on_play, ctx)
+            if stack[-1] is not f or s.pause:
+                return
+    if f.pc == 1:
         # 3 (cont.). the On Play branches of the player's statuses (snapshot order), then of
         # each living enemy's statuses (encounter order), e.g. an enemy that reacts to Skills
-        entries = []
-        units = s.units
-        if units[0].statuses and uid in s.cards:
-            entries = [(n, c) for n, c in lifecycle_entries(e, s.cards[uid], "on_play")
-                       if c.status]
-            for _, c in entries:
-                c.target = ctx.target
-        for u in units[1:]:
-            if u.alive and u.statuses:
-                for n, c in status_entries(e, u, "on_play"):
-                    c.src = uid
-                    c.objs["card"] = ["c", [uid]]
-                    entries.append((n, c))
-        if entries:
-            push_entries(e, entries)
-        return
-    if pc == 2:
+        f.pc = 2
+        if _status_on_play(e, ctx, uid):
+            return
+    if f.pc == 2:
+        f.pc = 3
         # 4. every deferred branch has completed: register the card's persistent hooks
         if ctx.hooks:
             for hook in ctx.hooks:
@@ -180,11 +164,37 @@ def _step_play_once(e: Engine, f: Frame) -> None:
                 remove_from_battle(e, inst)  # a played Power leaves the battle
             else:
                 place(e, inst, Pile.DISCARD)
-        return
-    s.stack.pop()
+            if stack[-1] is not f or s.pause:
+                return
+    # the play is complete: re-read the battlefield, then a requested turn end
+    stack.pop()
     if not check_end(e) and s.end_turn:
         s.end_turn = False
         push_turn_end(e)
+
+
+def _status_on_play(e: Engine, ctx: Ctx, uid: int) -> bool:
+    """Queue the status On Play branches of a play; True if any were queued."""
+    s = e.s
+    having = e.c.entry_statuses.get("on_play")
+    if not having:
+        return False
+    entries = []
+    units = s.units
+    if not having.isdisjoint(units[0].statuses) and uid in s.cards:
+        entries = [(n, c) for n, c in lifecycle_entries(e, s.cards[uid], "on_play") if c.status]
+        for _, c in entries:
+            c.target = ctx.target
+    for u in units[1:]:
+        if u.alive and not having.isdisjoint(u.statuses):
+            for n, c in status_entries(e, u, "on_play"):
+                c.src = uid
+                c.objs["card"] = ["c", [uid]]
+                entries.append((n, c))
+    if entries:
+        push_entries(e, entries)
+        return True
+    return False
 
 
 def ctx_card(e: Engine, uid: int) -> GameCard | None:

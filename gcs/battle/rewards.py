@@ -44,14 +44,7 @@ def card_choices(e: Engine, table: RewardTable) -> list[str]:
     """
     rng = e.s.run_rng
     cards = e.c.cards
-    # the pool grouped by rarity (pool order kept inside a group; duplicates dropped)
-    groups: dict[str, list[GameCard]] = {}
-    seen: set[str] = set()
-    for cid in table.pool:
-        if cid in cards and cid not in seen:
-            seen.add(cid)
-            card = cards[cid]
-            groups.setdefault(card.rarity.value, []).append(card)
+    groups = {r: list(cs) for r, cs in e.c.reward_pool(table).items()}
     weights = dict(table.rarity_weights)
     picked: list[str] = []
     while groups and len(picked) < table.cards:

@@ -7,7 +7,15 @@ from types import MappingProxyType
 
 from ..errors import UnknownCardError, UnknownIdError
 from ..flow.nodes import Node, walk
-from .defs import CharacterDef, EncounterDef, EnemyDef, GameCard, RewardTable, StatusDef
+from .defs import (
+    CharacterDef,
+    EncounterDef,
+    EnemyDef,
+    GameCard,
+    MoveDef,
+    RewardTable,
+    StatusDef,
+)
 
 ProgramKey = str
 
@@ -48,6 +56,12 @@ class Content:
             s.id for s in self.statuses.values() if s.hooks)
         self.card_hooks: bool = any(
             c.hooks or (c.upgrade is not None and c.upgrade.hooks) for c in self.cards.values())
+        # ids of the statuses that change damage or block (the folds skip the others)
+        self.modifier_statuses: frozenset[str] = frozenset(
+            st.id for st in self.statuses.values() if st.modifiers)
+        # (enemy id, move id) -> move, for the enemy phase and intents
+        self.moves: Mapping[tuple[str, str], MoveDef] = MappingProxyType(
+            {(en.id, m.id): m for en in self.enemies.values() for m in en.moves})
         # entry name -> ids of the statuses that have a branch for it
         by_entry: dict[str, set[str]] = {}
         for st in self.statuses.values():
@@ -55,6 +69,7 @@ class Content:
                 by_entry.setdefault(name, set()).add(st.id)
         self.entry_statuses: Mapping[str, frozenset[str]] = MappingProxyType(
             {k: frozenset(v) for k, v in by_entry.items()})
+        self._pools: dict[str, tuple[RewardTable, dict[str, tuple[GameCard, ...]]]] = {}
         # Every graph gets a program key; every node a (key, index) reference for saves.
         self._programs: dict[ProgramKey, list[Node]] = {}
         self._refs: dict[int, tuple[ProgramKey, int]] = {}
@@ -82,6 +97,21 @@ class Content:
         self._programs[key] = nodes
         for i, n in enumerate(nodes):
             self._refs.setdefault(id(n), (key, i))
+
+    def reward_pool(self, table: RewardTable) -> Mapping[str, tuple[GameCard, ...]]:
+        """A reward table's pool grouped by rarity value (pool order kept in a group,
+        duplicates and unknown ids dropped); computed once per table."""
+        got = self._pools.get(table.id)
+        if got is None or got[0] is not table:
+            groups: dict[str, list[GameCard]] = {}
+            seen: set[str] = set()
+            for cid in table.pool:
+                if cid in self.cards and cid not in seen:
+                    seen.add(cid)
+                    card = self.cards[cid]
+                    groups.setdefault(card.rarity.value, []).append(card)
+            got = self._pools[table.id] = (table, {r: tuple(cs) for r, cs in groups.items()})
+        return got[1]
 
     # ------------------------------------------------------------ lookups
     def card(self, card_id: str) -> GameCard:

@@ -40,6 +40,20 @@ def push_entry(e: Engine, node: N.Node, ctx: Ctx) -> None:
     e.s.stack.append(Frame(K.ENTRY, node, 0, None, ctx))
 
 
+# Roots that need an ENTRY frame: composites (they push frames that must be bounded) and
+# anything that may reach a WaitUntil (it detaches the frames of its entry).
+_NEEDS_ENTRY = (N.Sequence, N.Branch, N.Loop, N.Foreach, N.While, N.Call, N.WaitUntil)
+
+
+def start_entry(e: Engine, node: N.Node, ctx: Ctx) -> None:
+    """Start an entry now, on top of the stack: a single action runs at once, anything else
+    gets an ENTRY frame. Same order as ``push_entry`` when nothing is above the caller."""
+    if isinstance(node, _NEEDS_ENTRY):
+        e.s.stack.append(Frame(K.ENTRY, node, 0, None, ctx))
+    else:
+        exec_node(e, node, ctx)
+
+
 def step_entry(e: Engine, f: Frame) -> None:
     """An entry frame starts its graph, and is popped when the graph has completed."""
     if f.pc:

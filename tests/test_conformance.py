@@ -1,0 +1,361 @@
+"""Conformance run over the bundled Ironclad pack (STYLE principle 11; OpenSpiel's random
+simulation test, Showdown's JSON round-trip runner).
+
+Every encounter of ``gcs.builtin_content()`` is played to its end through the agent surface
+(``legal_actions`` / ``apply``): several seeded battles with the uniform random policy and two
+with the greedy policy, on seeded decks drawn from the whole pack so that every playable card
+of the pack is played at least once over the run. After EVERY ``apply``:
+
+* each card instance is in exactly one pile (hand/draw/discard/exhaust), the pile reads
+  (``pile(ALL)``, ``hand()``, ...) agree with the instances' pile codes;
+* instances are conserved except by announced creation (``from_pile`` None) and removal
+  (``CardMoved`` to no pile);
+* 0 <= hp <= max_hp for every unit, energy >= 0;
+* ``clone() == game`` and ``Game.from_json(content, json round trip) == game``.
+
+After each battle: a fresh Game given the same seed, deck and actions ends in the identical
+``to_json()`` and event log, and a clone / JSON save taken mid-battle and continued with the
+remaining actions ends identically too. Targeted scenarios cover enemies that Spawn (Acid
+Slime (L) splits), Kill (the Looter escapes) and Revive (Lizard Tail), and a scripted
+3-encounter run checks HP carry-over and the master deck growing through rewards.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import pytest
+from core_support import card_piles, check_conserved, check_invariants, check_pile_views
+
+import gcs
+from gcs import Action
+from gcs import events as ev
+from gcs.content.db import Content
+from gcs.content.defs import CharacterDef
+from gcs.enums import Keyword
+from gcs.sim.policies import GreedyPolicy, Policy, RandomPolicy
+from gcs.sim.runner import RunResult, new_game, play_battle, play_run
+
+CONTENT = gcs.builtin_content()
+ENCOUNTERS = sorted(CONTENT.encounters)
+CARD_IDS = sorted(CONTENT.cards)
+PLAYABLE = sorted(cid for cid in CARD_IDS if Keyword.UNPLAYABLE not in CONTENT.cards[cid].keywords)
+
+RANDOM_BATTLES = 40  # random-policy battles per encounter
+DECK_SIZES = (6, 10, 12, 16, 24)  # pack cards per deck, in turn (the pack is the deck pool)
+DECK_SEED = 20_240_601
+DECISION_CAP = 1_500  # a battle that needs more decisions than this does not end
+
+
+def _revive_pack() -> Content:
+    """The bundled pack whose Ironclad also carries Lizard Tail (defined, not granted, there)."""
+    c = CONTENT
+    ch = c.characters["ironclad"]
+    lizard = CharacterDef(ch.id, ch.name, ch.max_hp, ch.starting_deck,
+                          statuses={**ch.statuses, "lizard_tail": 1}, gold=ch.gold)
+    return Content(pack_id=c.pack_id, cards=c.cards.values(), statuses=c.statuses.values(),
+                   enemies=c.enemies.values(), encounters=c.encounters.values(),
+                   characters=[lizard], reward_tables=c.reward_tables.values(), graphs=c.graphs)
+
+
+REVIVE_CONTENT = _revive_pack()
+
+Deck = list[tuple[str, bool]]
+
+
+def deck_schedule() -> list[Deck]:
+    """One deck per random battle: the pack's cards in seeded rounds (every card in several
+    decks), about a third of them upgraded where the card has an upgrade."""
+    r = random.Random(DECK_SEED)
+    n = len(ENCOUNTERS) * RANDOM_BATTLES
+    sizes = [DECK_SIZES[i % len(DECK_SIZES)] for i in range(n)]
+    slots: list[str] = []
+    while len(slots) < sum(sizes):
+        perm = CARD_IDS.copy()
+        r.shuffle(perm)
+        slots += perm
+    decks = []
+    at = 0
+    for size in sizes:
+        ids = slots[at:at + size]
+        at += size
+        decks.append([(cid, CONTENT.cards[cid].upgrade is not None and r.random() < 0.3)
+                      for cid in ids])
+    return decks
+
+
+DECKS = deck_schedule()
+
+
+@dataclass
+class BattleRecord:
+    """What one checked battle produced."""
+
+    encounter: str
+    seed: int
+    deck: Deck | None
+    actions: list[str]
+    won: bool
+    turns: int
+    plays: dict[str, int]
+    kinds: set[str]
+    events: list[ev.Event] = field(repr=False)
+    final: dict[str, Any] = field(repr=False)
+
+
+def _fresh(content: Content, seed: int, deck: Deck | None) -> gcs.Game:
+    g = gcs.Game(content, seed=seed)
+    if deck is not None:
+        g.set_master_deck(list(deck))
+    return g
+
+
+def play_checked(content: Content, encounter: str, seed: int, deck: Deck | None,
+                 policy: Policy) -> BattleRecord:
+    """Play one battle to its end with ``policy``, checking every invariant after every apply,
+    then check that replaying it (fresh, from a mid-battle clone, from a mid-battle JSON save)
+    reproduces the identical final state."""
+    where = f"{encounter} seed {seed}"
+    g = _fresh(content, seed, deck)
+    g.start_battle(encounter)
+    g.settle()
+    check_invariants(g, content)
+    check_pile_views(g)
+    actions: list[str] = []
+    saves: list[tuple[int, gcs.Game, dict[str, Any]]] = []
+    save_at = {3, 17}
+    while True:
+        legal = g.legal_actions()
+        if not legal:
+            break
+        assert len(actions) < DECISION_CAP, f"{where}: no end after {DECISION_CAP} decisions"
+        a = policy(g, legal)
+        assert a in legal, f"{where}: policy answered {a} outside {legal}"
+        before = card_piles(g)
+        n = len(g.event_log)
+        g.apply(a)
+        actions.append(str(a))
+        step = f"{where}, action {len(actions) - 1} ({a})"
+        try:
+            check_invariants(g, content)
+            check_pile_views(g)
+            if g.is_battle_active:
+                check_conserved(before, g, g.event_log[n:])
+        except AssertionError as exc:
+            raise AssertionError(f"{step}: {exc}\nactions: {' | '.join(actions)}") from exc
+        if len(actions) in save_at and g.is_battle_active:
+            saves.append((len(actions), g.clone(), json.loads(json.dumps(g.to_json()))))
+    assert not g.is_battle_active and g.last_result is not None, \
+        f"{where}: no legal action but the battle did not end ({g!r})"
+    final = g.to_json()
+
+    # the same seed and calls on a fresh Game: the identical battle, event for event
+    again = _fresh(content, seed, deck)
+    again.start_battle(encounter)
+    again.settle()
+    for text in actions:
+        again.apply(Action.parse(text))
+    assert again.to_json() == final, f"{where}: replay ended in a different state"
+    assert again.event_log == g.event_log, f"{where}: replay published different events"
+
+    # a clone or a save taken mid-battle, continued, equals never having copied
+    for k, clone, data in saves:
+        loaded = gcs.Game.from_json(content, data)
+        for copy in (clone, loaded):
+            for text in actions[k:]:
+                copy.apply(Action.parse(text))
+            assert copy.to_json() == final, f"{where}: copy at action {k} diverged"
+
+    return BattleRecord(encounter, seed, deck, actions, bool(g.last_result), g.turn_number,
+                        g.stats["plays"], {type(x).__name__ for x in g.event_log},
+                        g.event_log, final)
+
+
+def random_seed(encounter: str, k: int) -> int:
+    return 1_000 * ENCOUNTERS.index(encounter) + k
+
+
+@cache
+def random_battles(encounter: str) -> tuple[BattleRecord, ...]:
+    """The random-policy battles of one encounter (played once per test session)."""
+    i = ENCOUNTERS.index(encounter)
+    out = []
+    for k in range(RANDOM_BATTLES):
+        seed = random_seed(encounter, k)
+        out.append(play_checked(CONTENT, encounter, seed, DECKS[i * RANDOM_BATTLES + k],
+                                RandomPolicy(seed * 31 + 7)))
+    return tuple(out)
+
+
+@cache
+def greedy_battles(encounter: str) -> tuple[BattleRecord, ...]:
+    """The greedy battles of one encounter: the Ironclad starter deck, then a pack deck."""
+    i = ENCOUNTERS.index(encounter)
+    return (play_checked(CONTENT, encounter, 500 + i, None, GreedyPolicy()),
+            play_checked(CONTENT, encounter, 600 + i, DECKS[i], GreedyPolicy()))
+
+
+# ---------------------------------------------------------------- every encounter
+@pytest.mark.parametrize("encounter", ENCOUNTERS)
+def test_conformance_random_policy_battles_keep_every_invariant(encounter: str) -> None:
+    records = random_battles(encounter)
+    assert len(records) == RANDOM_BATTLES
+    for r in records:
+        assert r.actions, r
+        assert "BattleStarted" in r.kinds and "BattleEnded" in r.kinds
+        assert r.actions[-1] in ("skip", *(f"reward {i}" for i in range(8))) or not r.won, r
+
+
+@pytest.mark.parametrize("encounter", ENCOUNTERS)
+def test_conformance_greedy_policy_battles_keep_every_invariant(encounter: str) -> None:
+    for r in greedy_battles(encounter):
+        assert "BattleEnded" in r.kinds, r
+        if r.won:  # greedy takes the first reward: a card choice
+            applied = [x.reward for x in r.events if isinstance(x, ev.RewardApplied)]
+            assert len(applied) == 1 and applied[0].startswith("card "), applied
+
+
+def test_conformance_every_playable_card_of_the_pack_is_played() -> None:
+    plays: dict[str, int] = {}
+    for enc in ENCOUNTERS:
+        for r in random_battles(enc) + greedy_battles(enc):
+            for cid, n in r.plays.items():
+                plays[cid] = plays.get(cid, 0) + n
+    never = [cid for cid in PLAYABLE if not plays.get(cid)]
+    assert not never, f"cards never played in the conformance run: {never}"
+    assert set(plays) <= set(PLAYABLE), sorted(set(plays) - set(PLAYABLE))
+
+
+def test_conformance_run_covers_choices_waits_gates_and_the_lifecycles() -> None:
+    kinds: set[str] = set()
+    results = set()
+    for enc in ENCOUNTERS:
+        for r in random_battles(enc) + greedy_battles(enc):
+            kinds |= r.kinds
+            results.add(r.won)
+    assert results == {True, False}
+    for k in ("ChoiceOpened", "ChoiceMade", "WaitStarted", "AnimationGateOpened", "EffectResumed",
+              "CardDrawn", "CardDiscarded", "CardExhausted", "CardRetained", "CardAddedToHand",
+              "CardCreated", "CardModified", "DrawPileShuffled", "EnemyUnitIntentChanged",
+              "DamageDealt", "BlockGained", "StatusApplied", "UnitDied", "UnitSpawned",
+              "HpLost", "Healed", "GoldGained", "EnergyGained", "BattleRewardOffered",
+              "RewardApplied", "CardAddedToDeck"):
+        assert k in kinds, f"no {k} event in the whole conformance run"
+
+
+# ---------------------------------------------------------------- Spawn, Kill, Revive
+def _only(card: str, n: int = 10) -> Deck:
+    return [(card, False)] * n
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    content: Content
+    encounter: str
+    deck: Deck
+    seed: int
+    check: Callable[[BattleRecord], None]
+
+
+def _slime_splits(r: BattleRecord) -> None:
+    spawned = [x for x in r.events if isinstance(x, ev.UnitSpawned)]
+    assert [x.enemy for x in spawned[-2:]] == ["acid_slime_m", "acid_slime_m"], spawned
+    died = [x.unit for x in r.events if isinstance(x, ev.UnitDied)]
+    assert 1 in died and {x.unit for x in spawned[-2:]} <= set(died) | {x.unit for x in spawned}
+    assert r.won
+
+
+def _looter_escapes(r: BattleRecord) -> None:
+    intents = [x.move for x in r.events if isinstance(x, ev.EnemyUnitIntentChanged)]
+    assert "escape" in intents, intents
+    assert any(isinstance(x, ev.UnitDied) and x.unit == 1 for x in r.events)
+    assert not any(isinstance(x, ev.DamageDealt) and x.target == 1 and x.hp_lost > 0
+                   for x in r.events), "the Looter was hurt: it should leave by itself"
+    assert r.won, "the only enemy left the battle: the battle is won"
+
+
+def _lizard_tail_revives(r: BattleRecord) -> None:
+    revived = [x for x in r.events if isinstance(x, ev.UnitRevived)]
+    assert [(x.unit, x.hp) for x in revived] == [(0, 40)], revived
+    died = [x.unit for x in r.events if isinstance(x, ev.UnitDied)]
+    assert died.count(0) == 2, died  # dies, revives at half max HP, dies for good
+    assert not r.won
+
+
+SCENARIOS = [
+    Scenario("acid_slime_l splits (Kill self, Spawn x2)", CONTENT, "large_slime",
+             _only("strike", 6) + _only("defend", 4) + _only("bash", 1), 3, _slime_splits),
+    Scenario("looter escapes (Kill self)", CONTENT, "looter", _only("defend"), 4, _looter_escapes),
+    Scenario("lizard tail (Revive)", REVIVE_CONTENT, "gremlin_nob", _only("wound"), 5,
+             _lizard_tail_revives),
+]
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.name for s in SCENARIOS])
+def test_conformance_spawn_kill_revive_keep_every_invariant(scenario: Scenario) -> None:
+    r = play_checked(scenario.content, scenario.encounter, scenario.seed, scenario.deck,
+                     GreedyPolicy())
+    scenario.check(r)
+
+
+# ---------------------------------------------------------------- a scripted run
+RUN = ["jaw_worm", "cultist", "two_louses"]
+RUN_SEED = 11
+
+
+def test_conformance_scripted_run_carries_hp_and_grows_the_master_deck() -> None:
+    result: RunResult = play_run(CONTENT, RUN, GreedyPolicy(), RUN_SEED)
+    assert result.won, result
+    assert len(result.battles) == len(RUN)
+
+    # the same run by hand, watching each battle start and end
+    g = new_game(CONTENT, RUN_SEED, log_events=True)
+    started: list[int] = []
+
+    def on_start(_: ev.BattleStarted) -> None:
+        p = g.player
+        assert p is not None
+        started.append(p.hp)
+
+    g.subscribe(ev.BattleStarted, on_start)
+    deck = [m.card_id for m in g.get_master_deck()]
+    assert len(deck) == 10
+    hp, max_hp = g.run_hp
+    assert (hp, max_hp) == (80, 80)
+    for k, enc in enumerate(RUN):
+        n = len(g.event_log)
+        b = play_battle(g, enc, GreedyPolicy())
+        events = g.event_log[n:]
+        assert b.won == result.battles[k].won and b.turns == result.battles[k].turns
+        # HP carried in from the last battle, and out of this one (after Burning Blood)
+        assert started[k] == hp, f"battle {k} started at {started[k]} HP, run had {hp}"
+        ended = [x for x in events if isinstance(x, ev.BattleEnded)]
+        assert len(ended) == 1 and ended[0].won
+        healed = [x.amount for x in events if isinstance(x, ev.Healed) and x.unit == 0]
+        assert healed and healed[-1] <= 6
+        hp, max_hp = g.run_hp
+        assert hp == ended[0].player_hp and max_hp == 80
+        assert 0 < hp <= max_hp
+        # the master deck grows by the card reward taken
+        added = [x.card_id for x in events if isinstance(x, ev.CardAddedToDeck)]
+        taken = [x.reward for x in events if isinstance(x, ev.RewardApplied)]
+        assert taken == [f"card {c}" for c in added] and len(added) == 1, (taken, added)
+        deck += added
+        assert [m.card_id for m in g.get_master_deck()] == deck
+    assert (result.hp, result.max_hp, result.gold) == (hp, max_hp, g.gold)
+    assert result.deck == [m.card_id + ("+" if m.upgraded else "") for m in g.get_master_deck()]
+    assert len(result.deck) == 10 + len(RUN)
+    assert result.gold > 99  # every won battle grants gold
+
+
+def test_conformance_run_stops_at_the_first_loss() -> None:
+    weak: Sequence[str] = ["wound"] * 10
+    result = play_run(CONTENT, ["gremlin_nob", "jaw_worm"], GreedyPolicy(), 1, deck=weak)
+    assert len(result.battles) == 1 and not result.battles[0].won and not result.won
+    assert result.hp == 0
