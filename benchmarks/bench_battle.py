@@ -1,7 +1,8 @@
 """Speed of the fixed workload: Ironclad starter deck vs one Jaw Worm, uniform random legal
 actions, a fresh battle each time, one process.
 
-    ./scripts/gcs-bench            (or: python benchmarks/bench_battle.py [--battles N])
+    .venv/bin/python benchmarks/bench_battle.py                                 # pure Python
+    PYTHONPATH=build/fast .venv/bin/python -P benchmarks/bench_battle.py        # compiled
 
 Prints battles/s, decisions/s, apply/s and the clone time of a mid-battle state. The numbers
 are wall-clock measurements of this machine; the wording and order of the lines are stable.
@@ -76,8 +77,12 @@ def main() -> None:
     dt, decisions, wins = bench_battles(a.battles, a.seed)
     spent, applies = bench_apply(max(1, a.battles // 5), a.seed)
     clone = bench_clone(2000, a.seed)
+    import gcs.battle.phases as phases
+
+    kind = "compiled (mypyc, build/fast)" if phases.__file__.endswith(".so") else "pure Python"
     print(f"workload      ironclad starter vs jaw_worm, random policy, 1 process, "
           f"python {platform.python_version()}")
+    print(f"engine        {kind}")
     print(f"battles       {a.battles} ({wins} won)")
     print(f"battles/s     {a.battles / dt:,.0f}")
     print(f"decisions/s   {decisions / dt:,.0f}")

@@ -38,7 +38,7 @@ from gcs import events as ev
 from gcs.content.db import Content
 from gcs.content.defs import CharacterDef
 from gcs.enums import Keyword
-from gcs.sim.policies import GreedyPolicy, Policy, RandomPolicy
+from gcs.sim.policies import GreedyPolicy, Policy, make_policy
 from gcs.sim.runner import RunResult, new_game, play_battle, play_run
 
 CONTENT = gcs.builtin_content()
@@ -115,6 +115,25 @@ def _fresh(content: Content, seed: int, deck: Deck | None) -> gcs.Game:
     return g
 
 
+def _text(g: gcs.Game) -> str:
+    """The save as text: a snapshot that cannot change afterwards."""
+    return json.dumps(g.to_json(), sort_keys=True)
+
+
+def _check_clone_is_independent(g: gcs.Game, salt: int, step: str) -> None:
+    """Playing a clone (and a JSON copy) on a different path leaves the original untouched:
+    nothing mutable, such as a paused effect's scope, is shared."""
+    before = _text(g)
+    r = random.Random(salt)
+    for copy in (g.clone(), gcs.Game.from_json(g.content, json.loads(before))):
+        for _ in range(3):
+            legal = copy.legal_actions()
+            if not legal:
+                break
+            copy.apply(legal[r.randrange(len(legal))])
+        assert _text(g) == before, f"{step}: playing a copy changed the original"
+
+
 def play_checked(content: Content, encounter: str, seed: int, deck: Deck | None,
                  policy: Policy) -> BattleRecord:
     """Play one battle to its end with ``policy``, checking every invariant after every apply,
@@ -148,6 +167,8 @@ def play_checked(content: Content, encounter: str, seed: int, deck: Deck | None,
                 check_conserved(before, g, g.event_log[n:])
         except AssertionError as exc:
             raise AssertionError(f"{step}: {exc}\nactions: {' | '.join(actions)}") from exc
+        if g.is_battle_active and (g.is_waiting_for_choice or g._e.s.delayed):
+            _check_clone_is_independent(g, len(actions), step)
         if len(actions) in save_at and g.is_battle_active:
             saves.append((len(actions), g.clone(), json.loads(json.dumps(g.to_json()))))
     assert not g.is_battle_active and g.last_result is not None, \
@@ -180,32 +201,63 @@ def random_seed(encounter: str, k: int) -> int:
     return 1_000 * ENCOUNTERS.index(encounter) + k
 
 
+@dataclass
+class EncounterRun:
+    """The checked battles of one encounter, and every battle that failed a check (with what
+    it takes to reproduce it)."""
+
+    records: list[BattleRecord]
+    failures: list[str]
+
+
+def _deck_text(deck: Deck | None) -> str:
+    return "starter" if deck is None else ",".join(c + ("+" if u else "") for c, u in deck)
+
+
+def policy_for(name: str, seed: int) -> Policy:
+    """The random policy's own stream is derived from the battle seed."""
+    return make_policy(name, seed * 31 + 7)
+
+
+def _play_all(encounter: str, battles: list[tuple[int, Deck | None, str]]) -> EncounterRun:
+    run = EncounterRun([], [])
+    for seed, deck, policy in battles:
+        try:
+            run.records.append(play_checked(CONTENT, encounter, seed, deck,
+                                            policy_for(policy, seed)))
+        except Exception as exc:  # report every failing battle of the encounter, not the first
+            run.failures.append(f"{policy} policy, seed {seed}, deck [{_deck_text(deck)}]: "
+                                f"{type(exc).__name__}: {exc}")
+    return run
+
+
 @cache
-def random_battles(encounter: str) -> tuple[BattleRecord, ...]:
+def random_battles(encounter: str) -> EncounterRun:
     """The random-policy battles of one encounter (played once per test session)."""
     i = ENCOUNTERS.index(encounter)
-    out = []
-    for k in range(RANDOM_BATTLES):
-        seed = random_seed(encounter, k)
-        out.append(play_checked(CONTENT, encounter, seed, DECKS[i * RANDOM_BATTLES + k],
-                                RandomPolicy(seed * 31 + 7)))
-    return tuple(out)
+    return _play_all(encounter, [(random_seed(encounter, k), DECKS[i * RANDOM_BATTLES + k], "random")
+                                 for k in range(RANDOM_BATTLES)])
 
 
 @cache
-def greedy_battles(encounter: str) -> tuple[BattleRecord, ...]:
+def greedy_battles(encounter: str) -> EncounterRun:
     """The greedy battles of one encounter: the Ironclad starter deck, then a pack deck."""
     i = ENCOUNTERS.index(encounter)
-    return (play_checked(CONTENT, encounter, 500 + i, None, GreedyPolicy()),
-            play_checked(CONTENT, encounter, 600 + i, DECKS[i], GreedyPolicy()))
+    return _play_all(encounter, [(500 + i, None, "greedy"), (600 + i, DECKS[i], "greedy")])
+
+
+def all_records() -> list[BattleRecord]:
+    return [r for enc in ENCOUNTERS
+            for r in random_battles(enc).records + greedy_battles(enc).records]
 
 
 # ---------------------------------------------------------------- every encounter
 @pytest.mark.parametrize("encounter", ENCOUNTERS)
 def test_conformance_random_policy_battles_keep_every_invariant(encounter: str) -> None:
-    records = random_battles(encounter)
-    assert len(records) == RANDOM_BATTLES
-    for r in records:
+    run = random_battles(encounter)
+    assert not run.failures, "\n".join(run.failures)
+    assert len(run.records) == RANDOM_BATTLES
+    for r in run.records:
         assert r.actions, r
         assert "BattleStarted" in r.kinds and "BattleEnded" in r.kinds
         assert r.actions[-1] in ("skip", *(f"reward {i}" for i in range(8))) or not r.won, r
@@ -213,7 +265,9 @@ def test_conformance_random_policy_battles_keep_every_invariant(encounter: str) 
 
 @pytest.mark.parametrize("encounter", ENCOUNTERS)
 def test_conformance_greedy_policy_battles_keep_every_invariant(encounter: str) -> None:
-    for r in greedy_battles(encounter):
+    run = greedy_battles(encounter)
+    assert not run.failures, "\n".join(run.failures)
+    for r in run.records:
         assert "BattleEnded" in r.kinds, r
         if r.won:  # greedy takes the first reward: a card choice
             applied = [x.reward for x in r.events if isinstance(x, ev.RewardApplied)]
@@ -222,10 +276,9 @@ def test_conformance_greedy_policy_battles_keep_every_invariant(encounter: str) 
 
 def test_conformance_every_playable_card_of_the_pack_is_played() -> None:
     plays: dict[str, int] = {}
-    for enc in ENCOUNTERS:
-        for r in random_battles(enc) + greedy_battles(enc):
-            for cid, n in r.plays.items():
-                plays[cid] = plays.get(cid, 0) + n
+    for r in all_records():
+        for cid, n in r.plays.items():
+            plays[cid] = plays.get(cid, 0) + n
     never = [cid for cid in PLAYABLE if not plays.get(cid)]
     assert not never, f"cards never played in the conformance run: {never}"
     assert set(plays) <= set(PLAYABLE), sorted(set(plays) - set(PLAYABLE))
@@ -234,10 +287,9 @@ def test_conformance_every_playable_card_of_the_pack_is_played() -> None:
 def test_conformance_run_covers_choices_waits_gates_and_the_lifecycles() -> None:
     kinds: set[str] = set()
     results = set()
-    for enc in ENCOUNTERS:
-        for r in random_battles(enc) + greedy_battles(enc):
-            kinds |= r.kinds
-            results.add(r.won)
+    for r in all_records():
+        kinds |= r.kinds
+        results.add(r.won)
     assert results == {True, False}
     for k in ("ChoiceOpened", "ChoiceMade", "WaitStarted", "AnimationGateOpened", "EffectResumed",
               "CardDrawn", "CardDiscarded", "CardExhausted", "CardRetained", "CardAddedToHand",
@@ -359,3 +411,47 @@ def test_conformance_run_stops_at_the_first_loss() -> None:
     result = play_run(CONTENT, ["gremlin_nob", "jaw_worm"], GreedyPolicy(), 1, deck=weak)
     assert len(result.battles) == 1 and not result.battles[0].won and not result.won
     assert result.hp == 0
+
+
+# ---------------------------------------------------------------- saves are values
+def test_conformance_a_save_does_not_change_when_the_game_plays_on() -> None:
+    """``to_json()`` is a snapshot: playing on must not rewrite a save already taken."""
+    g = gcs.Game(CONTENT, seed=1)
+    g.set_master_deck(["defend"] * 8)
+    g.start_battle("jaw_worm")
+    assert g.try_play_card(g.add_card_to_hand("warcry"))  # draw 1, then a Choice is open
+    assert g.is_waiting_for_choice
+    save = g.to_json()
+    taken = json.dumps(save, sort_keys=True)
+    g.choose([0])
+    assert json.dumps(save, sort_keys=True) == taken, \
+        "the save taken before choose() changed: to_json() returned live piles / scopes"
+
+
+def test_conformance_games_loaded_from_one_save_are_independent() -> None:
+    """Two games loaded from the same save data share nothing mutable (a paused draw here)."""
+    from gcs.content import builder as b
+
+    c = b.pack(
+        "loads",
+        b.card("slow", "Slow", cost=0, type="skill", on_drawn=[b.wait(0.5)]),
+        b.card("drawer", "Drawer", cost=0, type="skill", on_play=[b.draw(3)]),
+        b.card("filler", "Filler", cost=0, type="skill"),
+        b.enemy("dummy", hp=10, moves=[b.enemy_move("idle", "unknown")], ai=b.ai(cycle=["idle"])),
+        b.encounter("dummy", ["dummy"]),
+    )
+    g = gcs.Game(c, seed=1, rules=gcs.BattleRules(starting_hand_size=0))
+    g.set_master_deck(["filler", "filler", "slow"])
+    g.start_battle("dummy")
+    assert g.try_play_card(g.add_card_to_hand("drawer"))
+    assert g.waiting_kind == "wait"  # the first card drawn waits in its On Drawn: 2 draws left
+    data = json.loads(json.dumps(g.to_json()))
+    first = gcs.Game.from_json(c, data)
+    second = gcs.Game.from_json(c, data)
+    first.settle()
+    second.settle()
+    g.settle()
+    assert len(g.hand()) == 3
+    assert len(first.hand()) == 3
+    assert len(second.hand()) == 3, "the second game's paused draw was used up by the first"
+    assert first == second == g

@@ -82,16 +82,18 @@ def choose_move(e: Engine, u: Unit, d: EnemyDef) -> str:
     if scripted is not None:
         return scripted
     options = []
+    total = 0
     for w in ai.weighted:
         row = w.max_in_row
-        if row and len(hist) >= row and all(m == w.move for m in hist[-row:]):
+        if row and len(hist) >= row and hist[-row:].count(w.move) == row:
             continue
         options.append(w)
+        total += w.weight
     if not options:
         options = list(ai.weighted)
+        total = sum(w.weight for w in options)
     if not options:
         return d.moves[0].id
-    total = sum(w.weight for w in options)
     k = e.s.rng_ai.below(total) if total > 0 else 0
     for w in options:
         if k < w.weight:

@@ -101,22 +101,14 @@ def step_start(e: Engine, f: Frame) -> None:
 
 # ---------------------------------------------------------------- PlayerTurnStart
 def step_turn_start(e: Engine, f: Frame) -> None:
+    """PlayerTurnStart steps 1-8; a step that queues work returns and resumes here after."""
+    s = e.s
     if f.pc and check_end(e):
         return
-    s = e.s
     stack = s.stack
-    while True:
-        _step_turn_start_once(e, f)
-        if not stack or stack[-1] is not f or s.pause:
-            return
-
-
-def _step_turn_start_once(e: Engine, f: Frame) -> None:
-    s = e.s
-    pc = f.pc
-    f.pc += 1
     player = s.units[0]
-    if pc == 0:
+    if f.pc == 0:
+        f.pc = 1
         enter(e, BattlePhase.PLAYER_TURN_START)
         s.player_turns += 1
         # 1. remove expired Card Hooks with Scope = Turns
@@ -132,7 +124,10 @@ def _step_turn_start_once(e: Engine, f: Frame) -> None:
         s.energy = energy_per_turn(e)
         # 4. delayed triggers scheduled for PlayerTurnStart
         fire_delayed(e, "player_turn_start", s.player_turns)
-    elif pc == 1:
+        if stack[-1] is not f or s.pause:
+            return
+    if f.pc == 1:
+        f.pc = 2
         # 5. clear the played-this-turn record
         s.played.clear()
         # 6. turn-start behaviours of player statuses, then of cards in hand
@@ -144,25 +139,32 @@ def _step_turn_start_once(e: Engine, f: Frame) -> None:
                 entries.append((node, Ctx(0, uid, -1, "", "on_turn_start")))
         if entries:
             push_entries(e, entries)
-    elif pc == 2:
-        # 7. from the second turn: the draw phase (clear drawn, DrawPhase, behaviours)
+            return
+    if f.pc == 2:
+        f.pc = 3
+        # 7. from the second turn: the draw phase (clear drawn, DrawPhase, behaviours) ...
         if s.player_turns >= 2:
             s.drawn.clear()
             if e.hot:
                 e.emit(ev.DrawPhase(s.turn))
             run_status_entries(e, player, "on_draw_phase")
-    elif pc == 3:
+            if stack[-1] is not f or s.pause:
+                return
+    if f.pc == 3:
+        f.pc = 4
+        # ... then draw DrawPerTurn cards
         if s.player_turns >= 2:
             push_draw(e, draw_count(e), automatic=True)
-    else:
-        # 8. TurnStarted, then PlayerPhase
-        s.stack.pop()
-        if e.hot:
-            e.emit(ev.TurnStarted(s.turn))
-        enter(e, BattlePhase.PLAYER_PHASE)
-        if s.end_turn:
-            s.end_turn = False
-            push_turn_end(e)
+            if stack[-1] is not f:
+                return
+    # 8. TurnStarted, then PlayerPhase
+    stack.pop()
+    if e.hot:
+        e.emit(ev.TurnStarted(s.turn))
+    enter(e, BattlePhase.PLAYER_PHASE)
+    if s.end_turn:
+        s.end_turn = False
+        push_turn_end(e)
 
 
 # ---------------------------------------------------------------- EndPlayerTurn
@@ -171,28 +173,23 @@ def push_turn_end(e: Engine) -> None:
 
 
 def step_turn_end(e: Engine, f: Frame) -> None:
+    """EndPlayerTurn steps 1-6; a step that queues work returns and resumes here after."""
+    s = e.s
     if f.pc and check_end(e):
         return
-    s = e.s
     stack = s.stack
-    while True:
-        _step_turn_end_once(e, f)
-        if not stack or stack[-1] is not f or s.pause:
-            return
-
-
-def _step_turn_end_once(e: Engine, f: Frame) -> None:
-    s = e.s
-    pc = f.pc
-    f.pc += 1
     player = s.units[0]
-    if pc == 0:
+    if f.pc == 0:
+        f.pc = 1
         enter(e, BattlePhase.PLAYER_TURN_END)
         # 1. DiscardPhase and its status behaviours
         if e.hot:
             e.emit(ev.DiscardPhase(s.turn))
         run_status_entries(e, player, "on_discard_phase")
-    elif pc == 1:
+        if stack[-1] is not f or s.pause:
+            return
+    if f.pc == 1:
+        f.pc = 2
         # 2a. card On Turn End behaviours of cards in hand (their authored moves are kept)
         cards = s.cards
         entries = []
@@ -202,34 +199,41 @@ def _step_turn_end_once(e: Engine, f: Frame) -> None:
                 entries.append((node, Ctx(0, uid, -1, "", "on_turn_end")))
         if entries:
             push_entries(e, entries)
-    elif pc == 2:
+            return
+    if f.pc == 2:
+        f.pc = 3
         # 2b. the hand by the HandDiscardRule (Ethereal, Retain, Discard or Persist)
         if s.hand:
-            s.stack.append(Frame(K.HAND_END, None, 0, s.hand.copy(), None))
-    elif pc == 3:
+            stack.append(Frame(K.HAND_END, None, 0, s.hand.copy(), None))
+            return
+    if f.pc == 3:
+        f.pc = 4
         # 3. turn-end behaviours of player statuses
         run_status_entries(e, player, "on_turn_end")
-    elif pc == 4:
+        if stack[-1] is not f or s.pause:
+            return
+    if f.pc == 4:
+        f.pc = 5
         # 4. status decay, temporary cost rules, delayed triggers for PlayerTurnEnd
         decay_statuses(e, player)
-        for uid in sorted(s.cards):
-            inst = s.cards[uid]
+        for uid, inst in s.cards.items():  # uid order: instances are created in that order
             if inst.turn_delta or inst.turn_set is not None:
                 inst.turn_delta = 0
                 inst.turn_set = None
                 if e.hot:
                     e.emit(ev.CardModified(uid, inst.card_id, "cost", inst.upgraded))
         fire_delayed(e, "player_turn_end", s.player_turns)
+        if stack[-1] is not f or s.pause:
+            return
+    # 5. TurnEnded; 6. an extra turn goes back to PlayerTurnStart, else EnemyPhase
+    stack.pop()
+    if e.hot:
+        e.emit(ev.TurnEnded(s.turn))
+    if s.extra_turns > 0:
+        s.extra_turns -= 1
+        stack.append(Frame(K.TURN_START, None, 0, None, None))
     else:
-        # 5. TurnEnded; 6. an extra turn goes back to PlayerTurnStart, else EnemyPhase
-        s.stack.pop()
-        if e.hot:
-            e.emit(ev.TurnEnded(s.turn))
-        if s.extra_turns > 0:
-            s.extra_turns -= 1
-            s.stack.append(Frame(K.TURN_START, None, 0, None, None))
-        else:
-            s.stack.append(Frame(K.ENEMY_PHASE, None, 0, None, None))
+        stack.append(Frame(K.ENEMY_PHASE, None, 0, None, None))
 
 
 def step_hand_end(e: Engine, f: Frame) -> None:
@@ -323,53 +327,54 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
 
 def step_enemy_turn(e: Engine, f: Frame) -> None:
     """One enemy's turn, EnemyPhase steps 1-4; the battle end is re-read after queued work."""
+    s = e.s
     if f.pc and check_end(e):
         return
-    s = e.s
     stack = s.stack
-    while True:
-        _step_enemy_turn_once(e, f)
-        if not stack or stack[-1] is not f or s.pause:
-            return
-
-
-def _step_enemy_turn_once(e: Engine, f: Frame) -> None:
-    s = e.s
     u = s.units[f.data]
-    pc = f.pc
-    f.pc += 1
     if not u.alive:
         # died during its own turn: a revive later in this phase gives the intent it keeps
-        s.stack.pop()
-        _keep_intent(s.stack[-1], u.uid)
+        stack.pop()
+        _keep_intent(stack[-1], u.uid)
         return
-    if pc == 0:
+    if f.pc == 0:
+        f.pc = 1
         # 1. the enemy's armor and its turn-start statuses
         _armor(e, u)
         run_status_entries(e, u, "on_turn_start")
-    elif pc == 1:
+        if stack[-1] is not f or s.pause:
+            return
+    if f.pc == 1:
+        f.pc = 2
         # 2. control statuses: a skipped turn keeps the planned intent for the next round
         statuses = e.c.statuses
         if any(statuses[sid].skip_turn for sid in u.statuses):
-            _keep_intent(s.stack[-2], u.uid)
-            return
-        # 3. the planned Intent Behavior
-        d = e.c.enemies[u.def_id]
-        m = e.c.moves[d.id, u.move] if u.move else None
-        if m is not None and m.behaviour is not None:
-            ctx = Ctx(u.uid, -1, 0, "", "intent")
-            if m.damage is not None:
-                ctx.vals["damage"] = m.damage
-            ctx.vals["hits"] = m.hits
-            if m.block is not None:
-                ctx.vals["block"] = m.block
-            start_entry(e, m.behaviour, ctx)
-    elif pc == 2:
+            _keep_intent(stack[-2], u.uid)
+        else:
+            # 3. the planned Intent Behavior
+            m = e.c.moves[u.def_id, u.move] if u.move else None
+            if m is not None and m.behaviour is not None:
+                ctx = Ctx(u.uid, -1, 0, "", "intent")
+                if m.damage is not None:
+                    ctx.vals["damage"] = m.damage
+                ctx.vals["hits"] = m.hits
+                if m.block is not None:
+                    ctx.vals["block"] = m.block
+                start_entry(e, m.behaviour, ctx)
+                if stack[-1] is not f or s.pause:
+                    return
+    if f.pc == 2:
+        f.pc = 3
         # 4. turn-end statuses, then decay
         run_status_entries(e, u, "on_turn_end")
-    else:
-        decay_statuses(e, u)
-        s.stack.pop()
+        if stack[-1] is not f or s.pause:
+            return
+    if not u.alive:
+        stack.pop()
+        _keep_intent(stack[-1], u.uid)
+        return
+    decay_statuses(e, u)
+    stack.pop()
 
 
 # ---------------------------------------------------------------- battle end

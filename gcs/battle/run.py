@@ -25,8 +25,11 @@ def add_entry(e: Engine, card_id: str, upgraded: bool = False, cost_delta: int =
     return entry
 
 
-def set_entries(e: Engine, entries: Iterable[MasterEntry | str | tuple[str, bool]]) -> None:
-    """Replace the master deck (validated first: an unknown id changes nothing)."""
+def set_entries(e: Engine, entries: Iterable[object]) -> None:
+    """Replace the master deck (validated first: an unknown id changes nothing).
+
+    Entries are MasterEntry values, card ids or (card id, upgraded) pairs; they are typed
+    ``object`` because this is where user input is checked."""
     norm: list[tuple[str, bool, int]] = []
     for x in entries:
         if isinstance(x, MasterEntry):

@@ -27,6 +27,15 @@ if TYPE_CHECKING:
 FORMAT = 1
 
 
+def plain_copy(x: Any) -> Any:
+    """A copy of JSON-like data (nested lists, tuples and dicts) sharing no container."""
+    if isinstance(x, list | tuple):
+        return [plain_copy(v) for v in x]
+    if isinstance(x, dict):
+        return {k: plain_copy(v) for k, v in x.items()}
+    return x
+
+
 def _ref(c: Content, node: Any) -> list[Any] | None:
     if node is None:
         return None
@@ -144,9 +153,10 @@ def _rules(r: BattleRules) -> dict[str, Any]:
 
 def dump(g: Game) -> dict[str, Any]:
     e = g._e
+    # the save shares no list or dict with the live state (it stays as it was taken)
     return {"format": FORMAT, "pack": g.content.pack_id, "digest": g.content.digest,
             "seed": g.seed, "rules": _rules(g.rules), "logging": e.logging,
-            "presenter": e.presenter, "state": dump_state(g.content, e.s)}
+            "presenter": e.presenter, "state": plain_copy(dump_state(g.content, e.s))}
 
 
 def load(cls: type[Game], content: Content, data: dict[str, Any]) -> Game:
@@ -160,7 +170,7 @@ def load(cls: type[Game], content: Content, data: dict[str, Any]) -> Game:
     r["armor_decay"] = ArmorDecayRule(r["armor_decay"])
     r["hand_discard"] = HandDiscardRule(r["hand_discard"])
     rules = BattleRules(**r)
-    state = load_state(content, data["state"])
+    state = load_state(content, plain_copy(data["state"]))  # share nothing with ``data``
     g = cls.__new__(cls)
     g.seed = data["seed"]
     g.content = content

@@ -68,13 +68,9 @@ class CardInstance:
         self.active = base.upgrade if self.upgraded and base.upgrade else base
 
     def copy(self) -> CardInstance:
-        c = CardInstance.__new__(CardInstance)
-        c.uid = self.uid
+        c = CardInstance(self.uid, self.base, self.upgraded, self.cost_delta, self.origin)
         c.card_id = self.card_id
-        c.base = self.base
-        c.upgraded = self.upgraded
         c.active = self.active
-        c.cost_delta = self.cost_delta
         c.battle_delta = self.battle_delta
         c.battle_set = self.battle_set
         c.turn_delta = self.turn_delta
@@ -138,12 +134,7 @@ class Unit:
         return self.statuses.get(status, 0)
 
     def copy(self) -> Unit:
-        u = Unit.__new__(Unit)
-        u.uid = self.uid
-        u.def_id = self.def_id
-        u.name = self.name
-        u.hp = self.hp
-        u.max_hp = self.max_hp
+        u = Unit(self.uid, self.def_id, self.name, self.hp, self.max_hp)
         u.block = self.block
         u.statuses = self.statuses.copy()
         u.alive = self.alive
@@ -197,16 +188,11 @@ class Ctx:
         self.entry = entry
 
     def copy(self) -> Ctx:
-        c = Ctx.__new__(Ctx)
+        c = Ctx(self.owner, self.src, self.target, self.status, self.entry)
         c.vals = self.vals.copy()
         c.objs = {k: [v[0], list(v[1])] for k, v in self.objs.items()}
-        c.src = self.src
-        c.owner = self.owner
-        c.target = self.target
         c.x = self.x
-        c.status = self.status
         c.hooks = self.hooks.copy()
-        c.entry = self.entry
         return c
 
 
@@ -284,8 +270,11 @@ class State:
         "plays", "damage", "steps",
     )
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, blank: bool = False) -> None:
+        """A new game's state; ``blank`` leaves every other field for ``clone`` to set."""
         self.seed = seed
+        if blank:
+            return
         self.master: list[MasterEntry] = []
         self.next_entry = 1
         self.gold = 0
@@ -354,7 +343,7 @@ class State:
     # ------------------------------------------------------------------ clone
     def clone(self) -> State:
         """An independent copy: containers copied, immutable content shared."""
-        n = State.__new__(State)
+        n = State(self.seed, blank=True)
         n.seed = self.seed
         n.master = self.master.copy()
         n.next_entry = self.next_entry
