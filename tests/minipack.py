@@ -24,8 +24,9 @@ TARGET = UnitSel("target")
 SELF = UnitSel("self")
 
 
-def card(cid: str, cost: int, *, type: CardType = CardType.SKILL, target: TargetMode = TargetMode.NONE,
-         on_play: N.Node | None = None, keywords: tuple[Keyword, ...] = (), numbers: dict[str, int] | None = None,
+def card(cid: str, cost: int, *, type: CardType = CardType.SKILL,
+         target: TargetMode = TargetMode.NONE, on_play: N.Node | None = None,
+         keywords: tuple[Keyword, ...] = (), numbers: dict[str, int] | None = None,
          upgrade: dict[str, int] | None = None, text: str = "", **kw: object) -> GameCard:
     up = GameCard(id=cid, name=cid.title() + "+", cost=cost, type=type, target=target, text=text,
                   keywords=frozenset(keywords), numbers=dict(upgrade or numbers or {}),

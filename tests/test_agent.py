@@ -14,7 +14,8 @@ from gcs.enums import CardType, TargetMode
 from gcs.flow import nodes as N
 from gcs.flow.exprs import CardSel
 
-PICK = card("pick", 0, on_play=N.Choice(CardSel("hand"), "x", then=N.ExhaustCard(CardSel("var", var="x")), min=1, max=2))
+PICK = card("pick", 0, on_play=N.Choice(CardSel("hand"), "x",
+                                        then=N.ExhaustCard(CardSel("var", var="x")), min=1, max=2))
 SLOW = card("slow", 0, type=CardType.ATTACK, target=TargetMode.SINGLE_ENEMY,
             on_play=N.Sequence((N.Wait(0.5), N.AnimationGate("swing"))))
 

@@ -11,7 +11,12 @@ of the pack is played at least once over the run. After EVERY ``apply``:
 * instances are conserved except by announced creation (``from_pile`` None) and removal
   (``CardMoved`` to no pile);
 * 0 <= hp <= max_hp for every unit, energy >= 0;
-* ``clone() == game`` and ``Game.from_json(content, json round trip) == game``.
+* ``clone() == game`` and ``Game.from_json(content, json round trip) == game``; while a
+  Choice is open or a delayed effect waits, playing a clone or a loaded copy on another path
+  leaves the original untouched;
+* ``apply`` settled every Wait and Animation Gate; the legal actions are exactly the Choice's
+  answers, or the rewards and skip, or one play per playable hand card (per living target
+  for single-target cards) then End.
 
 After each battle: a fresh Game given the same seed, deck and actions ends in the identical
 ``to_json()`` and event log, and a clone / JSON save taken mid-battle and continued with the
@@ -23,6 +28,7 @@ Slime (L) splits), Kill (the Looter escapes) and Revive (Lizard Tail), and a scr
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +41,7 @@ from core_support import card_piles, check_conserved, check_invariants, check_pi
 import gcs
 from gcs import Action
 from gcs import events as ev
+from gcs.agent import MAX_CHOICE_ACTIONS
 from gcs.content.db import Content
 from gcs.content.defs import CharacterDef
 from gcs.enums import Keyword
@@ -46,7 +53,7 @@ ENCOUNTERS = sorted(CONTENT.encounters)
 CARD_IDS = sorted(CONTENT.cards)
 PLAYABLE = sorted(cid for cid in CARD_IDS if Keyword.UNPLAYABLE not in CONTENT.cards[cid].keywords)
 
-RANDOM_BATTLES = 40  # random-policy battles per encounter
+RANDOM_BATTLES = 100  # random-policy battles per encounter
 DECK_SIZES = (6, 10, 12, 16, 24)  # pack cards per deck, in turn (the pack is the deck pool)
 DECK_SEED = 20_240_601
 DECISION_CAP = 1_500  # a battle that needs more decisions than this does not end
@@ -115,6 +122,32 @@ def _fresh(content: Content, seed: int, deck: Deck | None) -> gcs.Game:
     return g
 
 
+def _check_legal_actions(g: gcs.Game, legal: list[Action], where: str) -> None:
+    """While a Choice is open its answers are the only inputs (every k-subset for
+    min <= k <= max, up to the cap); otherwise plays (hand order) then End, or rewards."""
+    assert len(set(legal)) == len(legal), (where, legal)
+    if g.is_waiting_for_choice:
+        ch = g.pending_choice
+        assert ch is not None
+        n = len(ch.candidates)
+        assert all(a.kind == "choose" for a in legal), (where, legal)
+        count = sum(math.comb(n, k) for k in range(ch.min, ch.max + 1))
+        assert len(legal) == min(count, MAX_CHOICE_ACTIONS), (where, ch, len(legal))
+    elif g.is_waiting_for_reward:
+        assert legal[-1] == Action("skip") and len(legal) == len(g.offered_rewards) + 1, where
+    else:
+        assert g.phase is gcs.BattlePhase.PLAYER_PHASE and legal[-1] == Action.end(), where
+        assert legal[:-1] == sorted(legal[:-1], key=lambda a: (a.card, a.target)), (where, legal)
+        hand = g.hand()
+        alive = [i for i, u in enumerate(g.enemies) if u.alive]
+        want = []
+        for i, c in enumerate(hand):  # one entry per playable hand card (and living target)
+            if g.can_play_card(c):
+                want += [Action.play(i, t) for t in alive] if g.requires_target(c) \
+                    else [Action.play(i)]
+        assert legal[:-1] == want, (where, legal, want)
+
+
 def _text(g: gcs.Game) -> str:
     """The save as text: a snapshot that cannot change afterwards."""
     return json.dumps(g.to_json(), sort_keys=True)
@@ -153,20 +186,23 @@ def play_checked(content: Content, encounter: str, seed: int, deck: Deck | None,
         if not legal:
             break
         assert len(actions) < DECISION_CAP, f"{where}: no end after {DECISION_CAP} decisions"
+        _check_legal_actions(g, legal, where)
         a = policy(g, legal)
         assert a in legal, f"{where}: policy answered {a} outside {legal}"
         before = card_piles(g)
         n = len(g.event_log)
-        g.apply(a)
+        step = f"{where}, action {len(actions)} ({a})"
         actions.append(str(a))
-        step = f"{where}, action {len(actions) - 1} ({a})"
         try:
+            g.apply(a)
+            assert g.waiting_kind in (None, "choice"), f"apply left a {g.waiting_kind} unsettled"
             check_invariants(g, content)
             check_pile_views(g)
             if g.is_battle_active:
                 check_conserved(before, g, g.event_log[n:])
-        except AssertionError as exc:
-            raise AssertionError(f"{step}: {exc}\nactions: {' | '.join(actions)}") from exc
+        except Exception as exc:
+            raise AssertionError(f"{step}: {type(exc).__name__}: {exc}\n"
+                                 f"actions: {' | '.join(actions)}") from exc
         if g.is_battle_active and (g.is_waiting_for_choice or g._e.s.delayed):
             _check_clone_is_independent(g, len(actions), step)
         if len(actions) in save_at and g.is_battle_active:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import events as ev
-from ..content.defs import GameCard, RewardTable
+from ..content.defs import RewardTable
 from ..errors import RewardError
 from ..rng import Rng
 from .run import add_entry, remove_entry_at, upgrade_entry_at
@@ -43,7 +43,6 @@ def card_choices(e: Engine, table: RewardTable) -> list[str]:
     unless the table gives no positive weight at all: then every rarity is equally likely.
     """
     rng = e.s.run_rng
-    cards = e.c.cards
     groups = {r: list(cs) for r, cs in e.c.reward_pool(table).items()}
     weights = dict(table.rarity_weights)
     picked: list[str] = []

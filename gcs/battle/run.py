@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .. import events as ev
@@ -74,7 +73,7 @@ def upgrade_entry(e: Engine, card_id: str) -> bool:
         return False
     for i, m in enumerate(s.master):
         if m.card_id == card_id and not m.upgraded:
-            s.master[i] = replace(m, upgraded=True)
+            s.master[i] = m._replace(upgraded=True)
             if e.hot:
                 e.emit(ev.CardModified(-1, card_id, "upgrade", True))
             return True
@@ -85,7 +84,7 @@ def change_master_cost(e: Engine, entry_uid: int, delta: int) -> None:
     s = e.s
     for i, m in enumerate(s.master):
         if m.uid == entry_uid:
-            s.master[i] = replace(m, cost_delta=m.cost_delta + delta)
+            s.master[i] = m._replace(cost_delta=m.cost_delta + delta)
             return
 
 
@@ -93,7 +92,7 @@ def upgrade_entry_at(e: Engine, index: int) -> MasterEntry:
     """Upgrade the master-deck entry at ``index`` (it must be upgradable and not yet upgraded)."""
     s = e.s
     m = s.master[index]
-    s.master[index] = new = replace(m, upgraded=True)
+    s.master[index] = new = m._replace(upgraded=True)
     if e.hot:
         e.emit(ev.CardModified(-1, m.card_id, "upgrade", True))
     return new

@@ -8,7 +8,7 @@ round-trip through JSON-compatible values.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..content.defs import GameCard
 from ..enums import BattlePhase, HandDiscardRule, IntentKind, Pile
@@ -16,8 +16,7 @@ from ..flow.nodes import Node
 from ..rng import Rng
 
 
-@dataclass(frozen=True, slots=True)
-class MasterEntry:
+class MasterEntry(NamedTuple):
     """One card of the run master deck: card id, upgrade state, permanent cost delta."""
 
     card_id: str

@@ -1,0 +1,233 @@
+"""The ``gcs`` command line (``gcs.cli.main``): simulate, demo, run, record + replay, validate.
+
+Exit codes: 0 success; 1 invalid content pack; 2 a runtime error (a replay that does not
+re-run); 3 a run that was lost. Errors are one clear line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import gcs
+from gcs.cli import main
+from gcs.content.loader import BUILTIN
+
+Capsys = pytest.CaptureFixture[str]
+
+
+def run_cli(capsys: Capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ---------------------------------------------------------------- simulate
+def test_cli_simulate_prints_a_summary_table(capsys: Capsys) -> None:
+    code, out, _ = run_cli(capsys, "simulate", "--encounter", "jaw_worm", "--battles", "30",
+                           "--seed", "2", "--quiet")
+    assert code == 0
+    for label in ("encounter      jaw_worm", "battles        30", "win rate", "turns", "hp left",
+                  "plays/battle", "strike"):
+        assert label in out, label
+
+
+def test_cli_simulate_with_a_deck_and_greedy_policy(capsys: Capsys) -> None:
+    code, out, _ = run_cli(capsys, "simulate", "--encounter", "two_louses", "--battles", "10",
+                           "--policy", "greedy", "--deck", "strike*6,cleave*2", "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert set(d["plays_by_card"]) <= {"strike", "cleave"} and d["battles"] == 10
+
+
+def test_cli_simulate_unknown_encounter_is_a_clear_error(capsys: Capsys) -> None:
+    code, _, err = run_cli(capsys, "simulate", "--encounter", "nope", "--battles", "3")
+    assert code == 2
+    assert err.startswith("error: ") and "nope" in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------- demo
+def test_cli_demo_narrates_one_battle(capsys: Capsys) -> None:
+    code, out, _ = run_cli(capsys, "demo", "--encounter", "jaw_worm", "--seed", "7")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("GCS demo: jaw_worm, seed 7, random policy")
+    assert "== PLAYER_PHASE (turn 1)" in out and "== ENEMY_PHASE (turn 1)" in out
+    assert any(x.startswith("> ") for x in lines)
+    assert any("intends" in x for x in lines) and any(" hits " in x for x in lines)
+    assert re.match(r"result: (WON|LOST) in \d+ turns; run HP \d+/80", lines[-1]), lines[-1]
+
+
+def test_cli_demo_is_deterministic(capsys: Capsys) -> None:
+    _, first, _ = run_cli(capsys, "demo", "--encounter", "small_slimes", "--seed", "3",
+                          "--policy", "greedy")
+    _, second, _ = run_cli(capsys, "demo", "--encounter", "small_slimes", "--seed", "3",
+                           "--policy", "greedy")
+    assert first == second
+
+
+# ---------------------------------------------------------------- run
+def test_cli_run_won_exits_0_and_prints_each_battle(capsys: Capsys) -> None:
+    code, out, _ = run_cli(capsys, "run", "--encounters", "jaw_worm,cultist,two_louses",
+                           "--policy", "greedy", "--seed", "11")
+    lines = out.splitlines()
+    assert code == 0, out
+    assert [x.split()[0] for x in lines[:3]] == ["jaw_worm", "cultist", "two_louses"]
+    assert all(" won  in " in x for x in lines[:3])
+    m = re.match(r"run WON: HP (\d+)/80, gold (\d+), deck \((\d+)\): ", lines[3])
+    assert m, lines[3]
+    assert int(m.group(3)) == 13  # the starter deck plus one card reward per battle
+
+
+def test_cli_run_lost_exits_3(capsys: Capsys) -> None:
+    code, out, _ = run_cli(capsys, "run", "--encounters", "gremlin_nob,jaw_worm",
+                           "--policy", "greedy", "--seed", "2")
+    assert code == 3
+    lines = out.splitlines()
+    assert lines[0].startswith("gremlin_nob") and "lost" in lines[0]
+    assert len(lines) == 2 and lines[1].startswith("run LOST: HP 0/80")
+
+
+def test_cli_run_unknown_encounter_is_refused_before_playing(capsys: Capsys) -> None:
+    code, out, err = run_cli(capsys, "run", "--encounters", "jaw_worm,nope")
+    assert code == 2 and out == "" and "nope" in err
+
+
+# ---------------------------------------------------------------- record + replay
+@pytest.fixture
+def replay_file(tmp_path: Path, capsys: Capsys) -> Path:
+    path = tmp_path / "battle.json"
+    code, out, _ = run_cli(capsys, "record", "--encounter", "two_louses", "--seed", "5",
+                           "--out", str(path))
+    assert code == 0
+    assert re.match(r"recorded \d+ actions, (won|lost) in \d+ turns -> ", out), out
+    return path
+
+
+def test_cli_record_then_replay_exits_0(replay_file: Path, capsys: Capsys) -> None:
+    data = json.loads(replay_file.read_text())
+    assert data["format"] == "gcs-replay/1" and data["pack"] == "ironclad"
+    assert data["seed"] == 5 and data["encounter"] == "two_louses" and data["actions"]
+    for text in data["actions"]:
+        assert str(gcs.Action.parse(text)) == text
+    code, out, err = run_cli(capsys, "replay", str(replay_file))
+    assert code == 0, err
+    assert out.startswith(f"replay ok: {len(data['actions'])} actions") and "state identical" in out
+
+
+def test_cli_record_to_stdout_is_the_same_replay(replay_file: Path, capsys: Capsys) -> None:
+    code, out, _ = run_cli(capsys, "record", "--encounter", "two_louses", "--seed", "5")
+    assert code == 0
+    assert json.loads(out) == json.loads(replay_file.read_text())
+
+
+def _tamper(data: dict[str, Any], how: str) -> str:
+    """The replay file's text after one kind of tampering."""
+    if how == "action":
+        data["actions"][1] = "fly away"
+    elif how == "illegal_action":
+        data["actions"].insert(0, "play 9 @e3")
+    elif how == "dropped_action":
+        data["actions"].pop()
+    elif how == "seed":
+        data["seed"] += 1
+    elif how == "final":
+        data["final"] = "0" * 64
+    elif how == "format":
+        data["format"] = "something-else"
+    elif how == "pack":
+        data["pack"] = "other_pack"
+    elif how == "missing_field":
+        del data["seed"]
+    elif how == "truncated":
+        return json.dumps(data)[:40]
+    return json.dumps(data)
+
+
+TAMPERING = {
+    "action": "replay diverged at action 1",
+    "illegal_action": "replay diverged at action 0",
+    "dropped_action": "replay ended in a different state",
+    "seed": "replay",
+    "final": "replay ended in a different state",
+    "format": "not a replay file",
+    "pack": "replay is for pack 'other_pack'",
+    "missing_field": "seed",
+    "truncated": "replay",
+}
+
+
+@pytest.mark.parametrize("how", list(TAMPERING))
+def test_cli_replay_of_a_tampered_file_exits_nonzero_with_a_clear_message(
+        how: str, replay_file: Path, capsys: Capsys) -> None:
+    replay_file.write_text(_tamper(json.loads(replay_file.read_text()), how))
+    try:
+        code, out, err = run_cli(capsys, "replay", str(replay_file))
+    except Exception as exc:  # the CLI must turn every bad file into a message, not a crash
+        pytest.fail(f"gcs replay crashed on a {how} replay file: {type(exc).__name__}: {exc}")
+    assert code != 0
+    assert "replay ok" not in out
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert TAMPERING[how] in lines[0], lines[0]
+
+
+def test_cli_replay_of_a_missing_file_is_a_clear_error(tmp_path: Path, capsys: Capsys) -> None:
+    try:
+        code, _, err = run_cli(capsys, "replay", str(tmp_path / "none.json"))
+    except Exception as exc:
+        pytest.fail(f"gcs replay crashed on a missing file: {type(exc).__name__}: {exc}")
+    assert code != 0 and err.startswith("error: ") and "none.json" in err
+
+
+# ---------------------------------------------------------------- validate
+def test_cli_validate_the_bundled_pack_prints_one_summary_line(capsys: Capsys) -> None:
+    code, out, err = run_cli(capsys, "validate", str(BUILTIN))
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert len(lines) == 1
+    c = gcs.builtin_content()
+    assert lines[0].startswith(f"ok: pack '{c.pack_id}': {len(c.cards)} cards, ")
+    assert f"{len(c.encounters)} encounters" in lines[0]
+
+
+def _break(path: Path, old: str, new: str) -> int:
+    """Replace the first ``old`` line fragment in ``path``; return its 1-based line number."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    for i, line in enumerate(lines):
+        if old in line:
+            lines[i] = line.replace(old, new)
+            path.write_text("\n".join(lines), encoding="utf-8")
+            return i + 1
+    raise AssertionError(f"{old!r} not in {path}")
+
+
+def test_cli_validate_a_broken_copy_lists_every_problem_with_file_and_line(
+        tmp_path: Path, capsys: Capsys) -> None:
+    pack = tmp_path / "broken"
+    shutil.copytree(BUILTIN, pack)
+    status_line = _break(pack / "cards.yaml", "- apply vulnerable $vulnerable",
+                         "- apply vulnerabel $vulnerable")
+    node_line = _break(pack / "cards.yaml", "- deal $damage hits $hits", "- dael $damage hits $hits")
+    enemy_line = _break(pack / "encounters.yaml", "enemies: [jaw_worm]", "enemies: [jaw_wurm]")
+    code, out, _ = run_cli(capsys, "validate", str(pack))
+    assert code == 1
+    lines = out.splitlines()
+    assert lines and not any(x.startswith("ok:") for x in lines)
+    for x in lines:
+        assert re.match(r"^[\w/.-]+\.yaml:\d+: ", x), x
+    assert any(x.startswith(f"cards.yaml:{status_line}: card 'bash': ") and "vulnerabel" in x
+               for x in lines), lines
+    assert any(x.startswith(f"cards.yaml:{node_line}: ") and "dael" in x for x in lines), lines
+    assert any(x.startswith(f"encounters.yaml:{enemy_line}: encounter 'jaw_worm'")
+               and "jaw_wurm" in x for x in lines), lines
+
+
+def test_cli_validate_a_missing_path_exits_1(tmp_path: Path, capsys: Capsys) -> None:
+    code, out, _ = run_cli(capsys, "validate", str(tmp_path / "nothing"))
+    assert code == 1 and "no such file or directory" in out
