@@ -79,8 +79,16 @@ def _cmd_record(a: argparse.Namespace) -> int:
 def _cmd_replay(a: argparse.Namespace) -> int:
     from .sim.replay import replay
 
-    with open(a.file, encoding="utf-8") as fh:
-        data = json.load(fh)
+    try:
+        with open(a.file, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except OSError as exc:
+        raise GameError(f"cannot read replay file {a.file}: {exc.strerror or exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise GameError(f"{a.file} is not valid JSON (line {exc.lineno}, column {exc.colno}): "
+                        f"{exc.msg}") from exc
+    if not isinstance(data, dict):
+        raise GameError(f"{a.file}: a replay file holds a JSON object")
     g = replay(_content(a.pack), data)
     print(f"replay ok: {len(data['actions'])} actions, "
           f"{'won' if g.last_result else 'lost'} in {g.turn_number} turns, state identical")

@@ -91,7 +91,7 @@ class Engine:
 def _register() -> None:
     from .battle import cards, phases, play
     from .battle import frames as K
-    from .flow import interp
+    from .flow import actions, interp
 
     HANDLERS.update({
         K.ENTRY: interp.step_entry,
@@ -99,7 +99,7 @@ def _register() -> None:
         K.CHOICE: interp.step_choice,
         K.DRAW: cards.step_draw,
         K.EACH: interp.step_each,
-        K.DAMAGE: interp.step_damage,
+        K.DAMAGE: actions.step_damage,
         K.PLAY: play.step_play,
         K.START: phases.step_start,
         K.TURN_START: phases.step_turn_start,

@@ -352,10 +352,12 @@ class Scenario:
 
 
 def _slime_splits(r: BattleRecord) -> None:
-    spawned = [x for x in r.events if isinstance(x, ev.UnitSpawned)]
-    assert [x.enemy for x in spawned[-2:]] == ["acid_slime_m", "acid_slime_m"], spawned
+    spawned = [(x.unit, x.enemy) for x in r.events if isinstance(x, ev.UnitSpawned)]
+    assert spawned == [(2, "acid_slime_m"), (3, "acid_slime_m")], spawned
     died = [x.unit for x in r.events if isinstance(x, ev.UnitDied)]
-    assert 1 in died and {x.unit for x in spawned[-2:]} <= set(died) | {x.unit for x in spawned}
+    assert died[0] == 1 and sorted(died) == [1, 2, 3], died  # split (Kill self), then both
+    first_spawn = next(i for i, x in enumerate(r.events) if isinstance(x, ev.UnitSpawned))
+    assert any(isinstance(x, ev.UnitDied) and x.unit == 1 for x in r.events[:first_spawn])
     assert r.won
 
 

@@ -14,14 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 from .. import events as ev
 from ..battle import cards as C
-from ..battle import combat as U
 from ..battle import frames as K
-from ..battle.intents import resolve_intents, spawn_enemy
-from ..battle.state import CHOICE, GATE, WAIT, ActiveHook, Ctx, Delayed, Frame, Unit
+from ..battle.intents import resolve_intents
+from ..battle.state import CHOICE, GATE, WAIT, ActiveHook, Ctx, Delayed, Frame
 from ..enums import BattlePhase, CardType, Pile, PileScope
 from ..errors import FlowError
 from . import nodes as N
-from .values import cards_of, in_battle, select, test, units_of, val
+from .values import cards_of, in_battle, select, test, val
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -447,163 +446,6 @@ def register_hook(e: Engine, node: N.Node, source: int) -> None:
     resolve_intents(e)
 
 
-# ---------------------------------------------------------------- units
-def _card_id(e: Engine, ctx: Ctx) -> str | None:
-    if ctx.status or ctx.src < 0:
-        return None
-    inst = e.s.cards.get(ctx.src)
-    return None if inst is None else inst.card_id
-
-
-def _ex_damage(e: Engine, node: N.DealDamage, ctx: Ctx) -> None:
-    amount = val(e, node.amount, ctx)
-    hits = val(e, node.hits, ctx)
-    rand = node.target.source == "random_enemy"
-    targets = [] if rand else [u.uid for u in units_of(e, node.target, ctx)]
-    if hits == 1 and len(targets) == 1:
-        _hit(e, ctx, amount, targets[0])
-    elif hits > 0 and (targets or rand):
-        e.s.stack.append(Frame(K.DAMAGE, node, 0, [amount, targets, hits, 1 if rand else 0, 0],
-                               ctx))
-
-
-def step_damage(e: Engine, f: Frame) -> None:
-    """One hit on one target per step, so reactions resolve between hits."""
-    amount, targets, hits, rand, ti = f.data
-    s = e.s
-    if f.pc >= hits:
-        s.stack.pop()
-        return
-    if rand:
-        alive = [u.uid for u in s.units[1:] if u.alive]
-        f.pc += 1
-        if alive:
-            _hit(e, f.ctx, amount, alive[s.rng_cards.below(len(alive))])  # type: ignore[arg-type]
-        return
-    if not targets:
-        s.stack.pop()
-        return
-    uid = targets[ti]
-    ti += 1
-    if ti >= len(targets):
-        ti = 0
-        f.pc += 1
-    f.data[4] = ti
-    _hit(e, f.ctx, amount, uid)  # type: ignore[arg-type]
-
-
-def _hit(e: Engine, ctx: Ctx, amount: int, uid: int) -> None:
-    units = e.s.units
-    dst = units[uid]
-    if not dst.alive:
-        return
-    src = units[ctx.owner]
-    if ctx.status:
-        U.deal_damage(e, src, dst, amount, None, attack=False)
-    else:
-        U.deal_damage(e, src, dst, U.attack_damage(e, amount, src, dst), _card_id(e, ctx),
-                      attack=True)
-
-
-def _per_unit(e: Engine, units: list[Unit], act: Callable[[Unit], None]) -> None:
-    """Run ``act`` on each unit in order; the reactions it queues (on_apply,
-    on_damage_taken, on_death...) then run in the same unit order, as one batch."""
-    stack = e.s.stack
-    base = len(stack)
-    cuts = []
-    for u in units:
-        act(u)
-        cuts.append(len(stack))
-    if len(units) > 1 and len(stack) > base:
-        segments = []
-        lo = base
-        for hi in cuts:
-            segments.append(stack[lo:hi])
-            lo = hi
-        del stack[base:]
-        for seg in reversed(segments):  # the first unit's reactions end on top: run first
-            stack.extend(seg)
-
-
-def _ex_block(e: Engine, node: N.GainBlock, ctx: Ctx) -> None:
-    amount = val(e, node.amount, ctx)
-    for u in units_of(e, node.target, ctx):
-        U.gain_block(e, u, amount if ctx.status else U.block_amount(e, amount, u))
-
-
-def _ex_lose_hp(e: Engine, node: N.LoseHp, ctx: Ctx) -> None:
-    amount = val(e, node.amount, ctx)
-    _per_unit(e, units_of(e, node.target, ctx), lambda u: U.lose_hp(e, u, amount))
-
-
-def _ex_heal(e: Engine, node: N.Heal, ctx: Ctx) -> None:
-    amount = val(e, node.amount, ctx)
-    for u in units_of(e, node.target, ctx):
-        U.heal(e, u, amount)
-
-
-def _ex_energy(e: Engine, node: N.GainEnergy, ctx: Ctx) -> None:
-    n = val(e, node.amount, ctx)
-    s = e.s
-    s.energy = max(0, s.energy + n)
-    if e.hot:
-        e.emit(ev.EnergyGained(n, s.energy))
-
-
-def _ex_apply(e: Engine, node: N.ApplyStatus, ctx: Ctx) -> None:
-    n = val(e, node.amount, ctx)
-    sid = node.status
-    _per_unit(e, units_of(e, node.target, ctx), lambda u: U.apply_status(e, u, sid, n))
-
-
-def _ex_remove(e: Engine, node: N.RemoveStatus, ctx: Ctx) -> None:
-    n = None if node.amount is None else val(e, node.amount, ctx)
-    sid = node.status
-    _per_unit(e, units_of(e, node.target, ctx), lambda u: U.remove_status(e, u, sid, n))
-
-
-def _ex_spawn(e: Engine, node: N.SpawnEnemy, ctx: Ctx) -> None:
-    u = spawn_enemy(e, e.c.enemy(node.enemy))
-    if node.var:
-        ctx.objs[node.var] = ["u", [u.uid]]
-
-
-def _ex_kill(e: Engine, node: N.Kill, ctx: Ctx) -> None:
-    entries = []
-    for u in units_of(e, node.target, ctx):
-        if u.alive:
-            entries += U.die(e, u)
-    if entries:
-        C.push_entries(e, entries)
-
-
-def _ex_revive(e: Engine, node: N.Revive, ctx: Ctx) -> None:
-    hp = val(e, node.hp, ctx)
-    sel = node.target
-    for u in units_of(e, sel, ctx) if sel.source != "all_enemies" else e.s.units[1:]:
-        U.revive(e, u, hp)
-
-
-def _ex_end_turn(e: Engine, node: N.EndTurn, ctx: Ctx) -> None:
-    # Only the player's own turn can be asked to end; elsewhere (PlayerTurnEnd, EnemyPhase,
-    # Initialize) the request is ignored instead of ending the player's next turn at once.
-    s = e.s
-    if s.phase is BattlePhase.PLAYER_TURN_START or s.phase is BattlePhase.PLAYER_PHASE:
-        s.end_turn = True
-
-
-def _ex_extra_turn(e: Engine, node: N.ExtraTurn, ctx: Ctx) -> None:
-    e.s.extra_turns += 1
-
-
-def _ex_gold(e: Engine, node: N.GainGold, ctx: Ctx) -> None:
-    n = val(e, node.amount, ctx)
-    s = e.s
-    s.gold = max(0, s.gold + n)
-    if e.hot:
-        e.emit(ev.GoldGained(n, s.gold))
-
-
 EXEC.update({
     N.Sequence: _ex_sequence, N.Branch: _ex_branch, N.Loop: _ex_loop, N.Foreach: _ex_foreach,
     N.While: _ex_while, N.Call: _ex_call, N.SetVar: _ex_setvar, N.SetObj: _ex_setobj,
@@ -611,13 +453,13 @@ EXEC.update({
     N.AnimationGate: _ex_gate, N.DrawCards: _ex_draw, N.AddCards: _ex_add,
     N.MoveCard: _ex_cards, N.ExhaustCard: _ex_cards, N.DiscardCard: _ex_cards,
     N.ModifyCost: _ex_cards, N.UpgradeCard: _ex_cards, N.TransformCard: _ex_cards,
-    N.RegisterCardHook: _ex_hook, N.DealDamage: _ex_damage, N.GainBlock: _ex_block,
-    N.LoseHp: _ex_lose_hp, N.Heal: _ex_heal, N.GainEnergy: _ex_energy,
-    N.ApplyStatus: _ex_apply, N.RemoveStatus: _ex_remove, N.SpawnEnemy: _ex_spawn,
-    N.Kill: _ex_kill, N.Revive: _ex_revive, N.EndTurn: _ex_end_turn,
-    N.ExtraTurn: _ex_extra_turn, N.GainGold: _ex_gold,
+    N.RegisterCardHook: _ex_hook,
 })
 STEP.update({
     N.Sequence: _st_sequence, N.Loop: _st_loop, N.Foreach: _st_foreach, N.While: _st_while,
 })
 
+# the unit and battle actions (damage, block, statuses, spawn, ...) register themselves
+from . import actions as _actions  # noqa: E402
+
+_ = _actions

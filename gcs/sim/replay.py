@@ -49,6 +49,11 @@ def replay(content: Content, data: dict[str, Any]) -> Game:
         raise GameError(f"not a replay file (format {data.get('format')!r}, expected {FORMAT})")
     if data.get("pack") != content.pack_id:
         raise GameError(f"replay is for pack {data.get('pack')!r}, not {content.pack_id!r}")
+    missing = [k for k in ("seed", "encounter", "actions", "final") if k not in data]
+    if missing:
+        raise GameError(f"replay file lacks field(s): {', '.join(missing)}")
+    if not isinstance(data["seed"], int) or not isinstance(data["actions"], list):
+        raise GameError("replay file: 'seed' must be an integer and 'actions' a list of strings")
     g = new_game(content, int(data["seed"]), data.get("deck"), data.get("character"))
     g.start_battle(data["encounter"])
     g.settle()
