@@ -112,7 +112,7 @@ battle_trance:
   cost: 0
   type: skill
   numbers: {cards: 3}
-  on_play: [draw $cards, {card_hook: {kind: draw, op: set, amount: 0, turns: 1}}]
+  on_play: [draw $cards, {card_hook: {kind: draw, op: forbid, turns: 1}}]
 """
 
 
@@ -140,7 +140,7 @@ def builder_cards() -> list[b.Def]:
                on_play=[b.set_var("burned", b.count("hand")), b.exhaust("hand"),
                         b.deal("$damage", hits="$burned")]),
         b.card("battle_trance", "Battle Trance", cost=0, type="skill", numbers={"cards": 3},
-               on_play=[b.draw("$cards"), b.card_hook("draw", op="set", amount=0, turns=1)]),
+               on_play=[b.draw("$cards"), b.card_hook("draw", op="forbid", turns=1)]),
     ]
 
 

@@ -285,3 +285,14 @@ def test_bad_pack_never_half_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         with pytest.raises(ContentError):
             load_content(root)
     assert not cache.exists() or not any(cache.iterdir())
+
+
+def test_hook_op_that_its_kind_cannot_do(tmp_path: Path) -> None:
+    got = problems(tmp_path, {"cards.yaml": card_file(
+        "- deal $damage\n- card_hook: {kind: playable, op: add, amount: 1}\n"
+        "- card_hook: {kind: energy, op: forbid}\n")})
+    assert len(got) == 2
+    assert got[0].startswith("cards.yaml:9: card 'bash': field 'on_play[1].card_hook.op': "
+                             "a hook of kind 'playable' takes op 'forbid', not 'add'")
+    assert got[1].startswith("cards.yaml:10: card 'bash': field 'on_play[2].card_hook.op': "
+                             "a hook of kind 'energy' takes op 'add' or 'set', not 'forbid'")

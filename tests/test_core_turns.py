@@ -342,7 +342,7 @@ def test_end_turn_without_a_battle_raises_no_battle_error() -> None:
 def test_extra_turn_goes_back_to_player_turn_start() -> None:
     g = start(t_pack(), ["zero"] * 20, hand=3)
     g.try_play_card(g.hand()[0])
-    g._e.s.extra_turns = 1  # no content node grants extra turns yet
+    g._e.s.extra_turns = 1  # as the ExtraTurn node does (tests/test_flow_nodes.py)
     before = len(g.event_log)
     g.end_player_turn()
     tr = trace(new_events(g, before))

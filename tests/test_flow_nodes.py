@@ -624,3 +624,16 @@ def test_draw_forbid_hook_stops_every_draw_while_active() -> None:
     assert g.draw_cards(2) == 0  # forbidden for the rest of the turn
     g.end_player_turn()
     assert len(g.hand()) == 5 and g.draw_cards(1) == 1  # expired at the next turn start
+
+
+def test_a_target_that_dies_mid_effect_takes_nothing_more_and_the_effect_goes_on() -> None:
+    # SPEC 3.7: hits and statuses aimed at a dead target do nothing; the rest of the effect runs
+    g = start(card("doom", 0, type=CardType.ATTACK, target=TargetMode.SINGLE_ENEMY,
+                   on_play=seq(N.Kill(TARGET), N.DealDamage(6, TARGET, hits=3),
+                               N.ApplyStatus("weak", 2, TARGET), M(1), N.DealDamage(4, ALL))),
+              encounter="two_posts")
+    first, second = g.enemies
+    tr = play(g, "doom", first)
+    assert tr.index("died 1") < tr.index("m1")
+    assert [t for t in tr if t.startswith("dmg")] == ["dmg 2 4"]  # only the living post
+    assert first.statuses == {} and not first.alive and second.alive

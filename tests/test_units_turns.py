@@ -149,7 +149,7 @@ def test_delayed_triggers_run_in_scheduling_order() -> None:
 
 # ---------------------------------------------------------------- extra turns
 def test_extra_turn_goes_back_to_player_turn_start_without_enemy_phase() -> None:
-    # No behaviour node grants extra turns yet: the counter is set on the state directly.
+    # The counter is set directly, as the ExtraTurn node does (tests/test_flow_nodes.py).
     g = game(delayed_pack(), "slug")
     g._e.s.extra_turns = 1
     assert g.try_play_card(g.hand()[0])

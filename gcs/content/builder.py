@@ -250,6 +250,10 @@ def end_turn() -> str:
     return "end_turn"
 
 
+def extra_turn() -> str:
+    return "extra_turn"
+
+
 def wait(seconds: float) -> Data:
     return {"wait": {"seconds": seconds}}
 

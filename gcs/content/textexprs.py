@@ -296,7 +296,19 @@ def hook_fields(get: Callable[[str], object], has: Callable[[str], bool],
     where = card_filter(get("where"), at("where")) if has("where") else None
     if kind is None or op is None or amount is None or (has("where") and where is None):
         return None
+    allowed = HOOK_OPS_BY_KIND[kind]
+    if op not in allowed:
+        at("op").error(f"a hook of kind {kind!r} takes op "
+                       f"{' or '.join(repr(o) for o in allowed)}, not {op!r}")
+        return None
     return N.HookDef(kind, op, amount, where)
+
+
+# what each hook kind can do: playability is only forbidden; draws can also be forbidden
+HOOK_OPS_BY_KIND = {
+    "cost": ("add", "set"), "playable": ("forbid",), "hand_size": ("add", "set"),
+    "draw": ("add", "set", "forbid"), "energy": ("add", "set"),
+}
 
 
 _MOD = re.compile(r"^(deal|take|block)\s+(?:\+\s*(\d*)\s*(\*?\s*stacks)?|\*\s*(\d+)\s*/\s*(\d+))$")
