@@ -401,7 +401,7 @@ RUN_SEED = 11
 
 def test_conformance_scripted_run_carries_hp_and_grows_the_master_deck() -> None:
     result: RunResult = play_run(CONTENT, RUN, GreedyPolicy(), RUN_SEED)
-    assert result.won, result
+    assert result.won, f"greedy lost this run (after an RNG change? pick another RUN_SEED): {result}"
     assert len(result.battles) == len(RUN)
 
     # the same run by hand, watching each battle start and end
@@ -428,7 +428,7 @@ def test_conformance_scripted_run_carries_hp_and_grows_the_master_deck() -> None
         ended = [x for x in events if isinstance(x, ev.BattleEnded)]
         assert len(ended) == 1 and ended[0].won
         healed = [x.amount for x in events if isinstance(x, ev.Healed) and x.unit == 0]
-        assert healed and healed[-1] <= 6
+        assert healed and (healed[-1] == 6 or ended[0].player_hp == 80), healed  # Burning Blood
         hp, max_hp = g.run_hp
         assert hp == ended[0].player_hp and max_hp == 80
         assert 0 < hp <= max_hp
@@ -438,6 +438,7 @@ def test_conformance_scripted_run_carries_hp_and_grows_the_master_deck() -> None
         assert taken == [f"card {c}" for c in added] and len(added) == 1, (taken, added)
         deck += added
         assert [m.card_id for m in g.get_master_deck()] == deck
+    assert any(h < 80 for h in started[1:]), f"no battle started hurt: {started}"
     assert (result.hp, result.max_hp, result.gold) == (hp, max_hp, g.gold)
     assert result.deck == [m.card_id + ("+" if m.upgraded else "") for m in g.get_master_deck()]
     assert len(result.deck) == 10 + len(RUN)
@@ -493,3 +494,38 @@ def test_conformance_games_loaded_from_one_save_are_independent() -> None:
     assert len(first.hand()) == 3
     assert len(second.hand()) == 3, "the second game's paused draw was used up by the first"
     assert first == second == g
+
+
+# ---------------------------------------------------------------- content found by the goldens
+def test_conformance_armaments_offers_only_cards_it_can_upgrade() -> None:
+    """Armaments: "Upgrade a card in your hand". A card without an upgrade (Wound, Slimed,
+    curses) is no answer: choosing it upgrades nothing (StS lists only upgradable cards)."""
+    g = gcs.Game(CONTENT, seed=1)
+    g.set_master_deck(["defend"] * 5)
+    g.start_battle("jaw_worm")
+    g.add_card_to_hand("wound")
+    g.add_card_to_hand("slimed")
+    assert g.try_play_card(g.add_card_to_hand("armaments"))
+    ch = g.pending_choice
+    assert ch is not None
+    offered = [c.card_id for c in ch.candidates]
+    cannot = [cid for cid in offered if CONTENT.cards[cid].upgrade is None]
+    assert not cannot, f"Armaments offers cards it cannot upgrade: {cannot} (of {offered})"
+
+
+def test_conformance_expertise_stops_when_battle_trance_forbids_drawing() -> None:
+    """Found by the conformance run: Expertise's While loop ran into max_iterations (a
+    FlowError mid-play) when Battle Trance had forbidden draws for the turn."""
+    g = gcs.Game(CONTENT, seed=1)
+    g.set_master_deck(["defend"] * 5)
+    g.start_battle("jaw_worm")
+    for _ in range(2):
+        assert g.try_play_card(g.hand()[0])
+    assert g.try_play_card(g.add_card_to_hand("battle_trance"))  # draws, then no more draws
+    expertise = g.add_card_to_hand("expertise")
+    assert len(g.hand()) == 6 and g.discard_pile()  # short of 6 once Expertise is played
+    n = len(g.event_log)
+    assert g.try_play_card(expertise)
+    assert not [x for x in g.event_log[n:] if isinstance(x, ev.CardDrawn)]
+    assert len(g.hand()) == 5 and g.phase is gcs.BattlePhase.PLAYER_PHASE
+    check_invariants(g, CONTENT)

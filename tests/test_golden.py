@@ -102,16 +102,24 @@ def state_block(g: gcs.Game) -> list[str]:
 Chooser = Callable[[gcs.Game, list[ActionT]], ActionT]
 
 
-def scripted(lines: list[str], then: Policy) -> Chooser:
-    """Answer with the script's actions in order, then with ``then``."""
-    script = [Action.parse(x) for x in lines]
+def scripted(steps: list[str], then: Policy) -> Chooser:
+    """Answer with the script's steps in order, then with ``then``. A step names the card to
+    play, not its hand index (``bash @e0``, ``defend``), or is ``end``: the script stays
+    valid when a change of the RNG reorders the hand."""
+    script = list(steps)
 
     def choose(g: gcs.Game, legal: list[ActionT]) -> ActionT:
-        if script:
-            a = script.pop(0)
-            assert a in legal, f"scripted action {a} is not legal now: {[str(x) for x in legal]}"
-            return a
-        return then(g, legal)
+        if not script:
+            return then(g, legal)
+        card, _, target = script.pop(0).partition(" @e")
+        if card == "end":
+            a = Action.end()
+        else:
+            ids = [c.card_id for c in g.hand()]
+            assert card in ids, f"scripted {card} is not in hand {ids}"
+            a = Action.play(ids.index(card), int(target) if target else -1)
+        assert a in legal, f"scripted action {a} is not legal now: {[str(x) for x in legal]}"
+        return a
 
     return choose
 
@@ -124,22 +132,33 @@ class Golden:
     describe: str
     make_policy: Callable[[], Chooser]
     deck: tuple[str, ...] | None = None
+    expects: tuple[str, ...] = ()  # what the transcript must show (else pick another seed)
 
 
 GOLDENS = [
-    Golden("jaw_worm_greedy", "jaw_worm", 1, "starter deck, greedy policy", GreedyPolicy),
+    Golden("jaw_worm_greedy", "jaw_worm", 1, "starter deck, greedy policy", GreedyPolicy,
+           expects=("BattleRewardOffered", "RewardApplied", "DrawPileShuffled",
+                    "StatusApplied unit=1 status=strength")),
     Golden("gremlin_nob_greedy", "gremlin_nob", 2, "elite, starter deck, greedy policy "
-           "(Enrage: every Skill played gives the Nob Strength)", GreedyPolicy),
+           "(Enrage: every Skill played gives the Nob Strength)", GreedyPolicy,
+           expects=("status=enrage", "CardPlayed instance_id=", "StatusApplied unit=1 "
+                    "status=strength delta=2")),
     Golden("two_louses_script", "two_louses", 3,
-           "two enemies with Curl Up, starter deck; a scripted first turn (Bash the Red Louse, "
-           "Strike the Green Louse), then the random policy (seed 3)",
-           lambda: scripted(["play 0 @e0", "play 1 @e1", "end"], RandomPolicy(3))),
-    Golden("large_slime_choice_wait_gate", "large_slime", 8,
+           "two enemies with Curl Up, a five-card deck (drawn whole every turn); a scripted "
+           "first turn (Bash the Red Louse, Strike the Green Louse, end), then the random "
+           "policy (seed 3)",
+           lambda: scripted(["bash @e0", "strike @e1", "end"], RandomPolicy(3)),
+           ("bash", "strike", "strike", "defend", "defend"),
+           expects=("status=curl_up delta=-", "status=vulnerable delta=2", "UnitDied unit=1",
+                    "UnitDied unit=2")),
+    Golden("large_slime_choice_wait_gate", "large_slime", 6,
            "Choice (Armaments, Headbutt), Wait (Twin Strike), Gate (Bludgeon), Acid Slime (L) "
            "splitting into two; greedy policy",
            GreedyPolicy,
            ("strike", "strike", "strike", "defend", "defend", "defend", "bash", "armaments",
-            "headbutt", "twin_strike", "bludgeon", "inflame")),
+            "headbutt", "twin_strike", "bludgeon", "inflame"),
+           expects=("ChoiceOpened", "WaitStarted", "AnimationGateOpened", "UnitSpawned unit=2",
+                    "UnitSpawned unit=3")),
 ]
 
 
@@ -213,6 +232,14 @@ def test_golden_playthrough_matches_its_transcript(spec: Golden) -> None:
         shown = "\n".join(diff[:60]) + ("\n..." if len(diff) > 60 else "")
         pytest.fail(f"{spec.name} differs from its golden transcript (GCS_UPDATE_GOLDEN=1 "
                     f"rewrites it; then read the diff):\n{shown}")
+
+
+@pytest.mark.parametrize("spec", GOLDENS, ids=[s.name for s in GOLDENS])
+def test_golden_playthrough_shows_what_it_is_for(spec: Golden) -> None:
+    text = transcript(spec)
+    missing = [x for x in spec.expects if x not in text]
+    assert not missing, (f"{spec.name} no longer shows {missing} (an RNG or rule change?): "
+                         f"choose a seed that does, then regenerate the golden file")
 
 
 def test_golden_transcript_is_stable_within_a_process() -> None:
