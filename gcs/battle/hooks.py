@@ -33,6 +33,9 @@ def card_matches(inst: CardInstance, where: CardFilter | None, self_uid: int = -
         return False
     if where.exclude_self and inst.uid == self_uid:
         return False
+    if where.upgradable is not None and (
+            (not inst.upgraded and inst.base.upgrade is not None) != where.upgradable):
+        return False
     return all(t in card.tags for t in where.tags)
 
 

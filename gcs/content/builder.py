@@ -137,10 +137,11 @@ def exists(sel: Selection) -> Data:
 
 def where(*, tags: Sequence[str] | None = None, type: str | None = None,
           keyword: str | None = None, card: str | None = None, upgraded: bool | None = None,
-          exclude_self: bool | None = None) -> Data:
+          exclude_self: bool | None = None, upgradable: bool | None = None) -> Data:
     """A card filter."""
     return _given(tags=list(tags) if tags is not None else None, type=type, keyword=keyword,
-                  card=card, upgraded=upgraded, exclude_self=exclude_self)
+                  card=card, upgraded=upgraded, exclude_self=exclude_self,
+                  upgradable=upgradable)
 
 
 def cards(from_: str, *, where: Mapping[str, Any] | None = None, random: ValueLike | None = None,

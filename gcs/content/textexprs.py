@@ -180,7 +180,7 @@ def unit(v: object, ctx: Ctx) -> UnitSel | None:
     return None
 
 
-_FILTER_KEYS = ("tags", "type", "keyword", "card", "upgraded", "exclude_self")
+_FILTER_KEYS = ("tags", "type", "keyword", "card", "upgraded", "exclude_self", "upgradable")
 
 
 def card_filter(v: object, ctx: Ctx) -> CardFilter | None:
@@ -212,12 +212,14 @@ def card_filter(v: object, ctx: Ctx) -> CardFilter | None:
     card = opt("card", lambda x, c: get_ref(x, c, "card"))
     upg = opt("upgraded", get_bool)
     excl = opt("exclude_self", get_bool)
+    upgradable = opt("upgradable", get_bool)
     if bad:
         return None
     return CardFilter(tuple(tags), ctype if isinstance(ctype, CardType) else None,
                       kw if isinstance(kw, Keyword) else None,
                       card if isinstance(card, str) else None,
-                      upg if isinstance(upg, bool) else None, excl is True)
+                      upg if isinstance(upg, bool) else None, excl is True,
+                      upgradable if isinstance(upgradable, bool) else None)
 
 
 SEL_KEYS = ("from", "where", "random", "top")

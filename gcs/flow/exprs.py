@@ -75,6 +75,7 @@ class CardFilter:
     card: str | None = None
     upgraded: bool | None = None
     exclude_self: bool = False
+    upgradable: bool | None = None  # has an upgrade it does not have yet
 
 
 CARD_SOURCES = ("hand", "draw", "discard", "exhaust", "played", "drawn", "this", "var", "all")

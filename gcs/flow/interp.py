@@ -376,6 +376,8 @@ def _def_matches(card: Any, where: Any) -> bool:
         return False
     if where.card is not None and card.id != where.card:
         return False
+    if where.upgradable is not None and (card.upgrade is not None) != where.upgradable:
+        return False
     return all(t in card.tags for t in where.tags)
 
 

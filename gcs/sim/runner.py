@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..content.db import Content
-from ..errors import StepLimitError
 from ..game import Game
 from ..rng import derive
 from .policies import Policy
@@ -20,6 +19,7 @@ class BattleResult:
     turns: int
     hp_left: int
     decisions: int
+    unfinished: bool = False  # stopped at the turn or decision cap (a stalemate), not won
     plays: dict[str, int] = field(default_factory=dict)
     damage: dict[str, int] = field(default_factory=dict)
     actions: list[str] = field(default_factory=list)
@@ -34,12 +34,19 @@ def new_game(content: Content, seed: int, deck: Sequence[str] | None = None,
 
 
 def play_battle(game: Game, encounter: str, policy: Policy, *, record: bool = False,
-                take_rewards: bool = True, max_decisions: int = 20_000) -> BattleResult:
-    """Start ``encounter`` on ``game`` and let ``policy`` answer every decision until it ends."""
+                take_rewards: bool = True, max_turns: int = 300,
+                max_decisions: int = 20_000) -> BattleResult:
+    """Start ``encounter`` on ``game`` and let ``policy`` answer every decision until it ends.
+
+    A battle still running after ``max_turns`` turns or ``max_decisions`` decisions is a
+    stalemate of the policy and the content (say, block that always covers every attack):
+    it stops there and is reported ``unfinished`` (and not won). A runaway loop inside one
+    effect is another matter: the engine's step cap raises ``StepLimitError``."""
     game.start_battle(encounter)
     game.settle()
     actions: list[str] = []
     decisions = 0
+    unfinished = False
     while True:
         if not take_rewards and game.is_waiting_for_reward:
             game.skip_reward()
@@ -47,19 +54,22 @@ def play_battle(game: Game, encounter: str, policy: Policy, *, record: bool = Fa
         legal = game.legal_actions()
         if not legal:
             break
+        if decisions >= max_decisions or game.turn_number > max_turns:
+            unfinished = True
+            break
         a = policy(game, legal)
         game.apply(a)
         decisions += 1
         if record:
             actions.append(str(a))
-        if decisions > max_decisions:
-            raise StepLimitError(f"battle {encounter!r} took over {max_decisions} decisions")
     player = game.player
     stats = game.stats
+    won = bool(game.last_result) and not unfinished
     return BattleResult(
-        won=bool(game.last_result), turns=game.turn_number,
-        hp_left=player.hp if player is not None and game.last_result else 0,
-        decisions=decisions, plays=stats["plays"], damage=stats["damage"], actions=actions,
+        won=won, turns=game.turn_number,
+        hp_left=player.hp if player is not None and won else 0,
+        decisions=decisions, unfinished=unfinished, plays=stats["plays"],
+        damage=stats["damage"], actions=actions,
     )
 
 

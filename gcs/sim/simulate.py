@@ -19,6 +19,7 @@ class Summary:
 
     battles: int = 0
     wins: int = 0
+    unfinished: int = 0
     turns: int = 0
     hp_left_won: int = 0
     decisions: int = 0
@@ -29,6 +30,7 @@ class Summary:
     def add(self, other: Summary) -> None:
         self.battles += other.battles
         self.wins += other.wins
+        self.unfinished += other.unfinished
         self.turns += other.turns
         self.hp_left_won += other.hp_left_won
         self.decisions += other.decisions
@@ -44,6 +46,7 @@ class Summary:
             "battles": self.battles,
             "wins": self.wins,
             "win_rate": round(self.wins / n, 4),
+            "unfinished": self.unfinished,
             "mean_turns": round(self.turns / n, 3),
             "mean_hp_left_when_won": round(self.hp_left_won / max(1, self.wins), 3),
             "mean_decisions": round(self.decisions / n, 3),
@@ -79,6 +82,7 @@ def run_chunk(job: Job, start: int, stop: int, content: Content | None = None) -
                         take_rewards=False)
         out.battles += 1
         out.wins += r.won
+        out.unfinished += r.unfinished
         out.turns += r.turns
         out.decisions += r.decisions
         if r.won:
@@ -143,7 +147,9 @@ def format_summary(job: Job, s: Summary, workers: int) -> str:
         f"encounter      {job.encounter}",
         f"policy         {job.policy}  seed {job.seed}  workers {workers}",
         f"battles        {d['battles']}",
-        f"win rate       {d['win_rate'] * 100:.2f}%  ({d['wins']} won)",
+        f"win rate       {d['win_rate'] * 100:.2f}%  ({d['wins']} won"
+        + (f", {d['unfinished']} unfinished: stalemates at the turn cap)" if d["unfinished"]
+           else ")"),
         f"turns          mean {d['mean_turns']:.2f}",
         f"hp left (won)  mean {d['mean_hp_left_when_won']:.2f}",
         f"decisions      mean {d['mean_decisions']:.2f} per battle",
