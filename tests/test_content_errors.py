@@ -296,3 +296,28 @@ def test_hook_op_that_its_kind_cannot_do(tmp_path: Path) -> None:
                              "a hook of kind 'playable' takes op 'forbid', not 'add'")
     assert got[1].startswith("cards.yaml:10: card 'bash': field 'on_play[2].card_hook.op': "
                              "a hook of kind 'energy' takes op 'add' or 'set', not 'forbid'")
+
+
+def test_wrong_slot_type_cards_read_as_a_value(tmp_path: Path) -> None:
+    got = problems(tmp_path, {"cards.yaml": card_file(
+        "- choose: {from: hand, as: picked, then: exhaust $picked}\n"
+        "- deal $picked\n")})
+    assert len(got) == 1
+    assert got[0].startswith(
+        "cards.yaml:9: card 'bash': field 'on_play[1].deal.amount': wrong slot type: '$picked' holds "
+        "cards (bound at 'on_play[0].choose.as') but is read here as a value")
+
+
+def test_wrong_slot_type_units_used_as_cards_and_rebinding(tmp_path: Path) -> None:
+    got = problems(tmp_path, {
+        "enemies.yaml": "post: {hp: 9, moves: {idle: {intent: unknown}}, ai: {cycle: [idle]}}\n",
+        "cards.yaml": card_file(
+            "- spawn: {enemy: post, as: foe}\n"
+            "- exhaust $foe\n"
+            "- set: [foe, 3]\n")})
+    assert len(got) == 2
+    assert got[0].startswith("cards.yaml:9: card 'bash': field 'on_play[1].exhaust.from': "
+                             "wrong slot type: '$foe' holds units (bound at 'on_play[0].spawn.as') "
+                             "but is read here as cards")
+    assert got[1].startswith("cards.yaml:10: card 'bash': field 'on_play[2].set.name': wrong "
+                             "slot type: '$foe' already holds units")

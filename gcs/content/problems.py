@@ -44,7 +44,7 @@ class Sink:
 class Env:
     """What the effects of one definition assume: default units and the value names they read."""
 
-    __slots__ = ("apply_to", "bound", "deal_to", "graph", "used")
+    __slots__ = ("apply_to", "bound", "deal_to", "graph", "kinds", "typed", "used")
 
     def __init__(self, deal_to: UnitSel | None = None, apply_to: UnitSel | None = None,
                  graph: str | None = None) -> None:
@@ -53,6 +53,10 @@ class Env:
         self.graph = graph  # the graph being compiled (for call-cycle edges)
         self.bound: set[str] = set()  # slots set by set/as/loop variables
         self.used: list[tuple[str, Ctx]] = []  # every $name read
+        # slot typing: what each bound slot holds ("value", "cards" or "units"), where it is
+        # bound, and every typed read of a $name (a value, a card selection, a unit)
+        self.kinds: dict[str, tuple[str, Ctx]] = {}
+        self.typed: list[tuple[str, str, Ctx]] = []
 
 
 class Ctx:

@@ -123,6 +123,19 @@ def _check_vars(env: Env, known: Iterable[str], what: str) -> None:
     for name, ctx in env.used:
         if name not in allowed:
             ctx.error(f"unknown number '${name}' ({what}: {listing(names, name) or 'none'})")
+    _check_slot_types(env)
+
+
+_HOLDS = {"value": "a value", "cards": "cards", "units": "units"}
+
+
+def _check_slot_types(env: Env) -> None:
+    """A slot bound to hold one kind (value, cards, units) must not be read as another."""
+    for name, kind, ctx in env.typed:
+        bound = env.kinds.get(name)
+        if bound is not None and bound[0] != kind:
+            ctx.error(f"wrong slot type: '${name}' holds {_HOLDS[bound[0]]} (bound at "
+                      f"'{bound[1].where()[3]}') but is read here as {_HOLDS[kind]}")
 
 
 # ---------------------------------------------------------------- cards
@@ -551,7 +564,11 @@ def compile_reward(rid: str, raw: object, ctx: Ctx) -> RewardTable | None:
 
 
 def compile_graph(gid: str, raw: object, ctx: Ctx) -> N.Node | None:
-    return effect(raw, ctx.with_env(Env(TARGET, None, graph=gid)))
+    """A named graph; it shares its caller's scope, so only slot types are checked here."""
+    gctx = ctx.with_env(Env(TARGET, None, graph=gid))
+    node = effect(raw, gctx)
+    _check_slot_types(gctx.env)
+    return node
 
 
 COMPILERS: dict[str, Callable[[str, object, Ctx], object]] = {

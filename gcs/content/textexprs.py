@@ -66,6 +66,7 @@ def var(name: str, ctx: Ctx) -> Var | None:
         ctx.error(f"bad name '${name}': use letters, digits and underscores after '$'")
         return None
     ctx.env.used.append((name, ctx))
+    ctx.env.typed.append((name, "value", ctx))
     return Var(name)
 
 
@@ -173,6 +174,7 @@ def unit(v: object, ctx: Ctx) -> UnitSel | None:
         if v in UNIT_SOURCES:
             return UnitSel(v)
         if v.startswith("$") and NAME_RE.match(v[1:]):
+            ctx.env.typed.append((v[1:], "units", ctx))
             return UnitSel("var", v[1:])
         ctx.error(f"bad value {v!r} (expected one of: {', '.join(UNIT_SOURCES)} or '$name')")
         return None
@@ -252,6 +254,7 @@ def selection(get: Callable[[str], object], has: Callable[[str], bool], at: Call
     slot: str | None = None
     if src.startswith("$") and NAME_RE.match(src[1:]):
         source, slot = "var", src[1:]
+        sctx.env.typed.append((slot, "cards", sctx))
     elif src in CARD_SOURCES:
         source = src
     else:

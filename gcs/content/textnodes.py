@@ -96,7 +96,8 @@ class Args:
         self.check(got, k)
         return got or ""
 
-    def name(self, k: str, required: bool = True) -> str | None:
+    def name(self, k: str, required: bool = True, kind: str | None = None) -> str | None:
+        """A slot name bound here; ``kind`` is what it holds: value, cards or units."""
         if k not in self.raw:
             if required:
                 self.need(k)
@@ -104,7 +105,14 @@ class Args:
         got = get_name(self.raw[k], self.at(k))
         self.check(got, k)
         if got is not None:
-            self.ctx.env.bound.add(got)
+            env = self.ctx.env
+            env.bound.add(got)
+            if kind is not None:
+                first = env.kinds.setdefault(got, (kind, self.at(k)))
+                if first[0] != kind:
+                    self.at(k).error(f"wrong slot type: '${got}' already holds {first[0]} "
+                                     f"(bound at '{first[1].where()[3]}'), not {kind}")
+                    self.ok = False
         return got
 
     def word(self, k: str, options: tuple[str, ...], default: str | None = None) -> str:
@@ -169,7 +177,7 @@ def _add_card(a: Args) -> N.Node:
     a.check(upgraded, "upgraded")
     return N.AddCards(a.ref("card", "card"), PileScope(a.word("to", _PILES, "hand")),
                       DrawPilePosition(a.word("position", _POSITIONS, "random")),
-                      upgraded is True, a.value("count", 1), a.name("as", False))
+                      upgraded is True, a.value("count", 1), a.name("as", False, "cards"))
 
 
 def _move(a: Args) -> N.Node:
@@ -225,7 +233,7 @@ def _call(a: Args) -> N.Node:
 
 def _choose(a: Args) -> N.Node:
     sel = a.any_sel()
-    var_ = a.name("as") or ""
+    var_ = a.name("as", True, _holds(sel)) or ""
     lo = a.int("min", 1, 0)
     hi = a.int("max", max(1, lo or 0), 1)
     if lo is not None and hi is not None and lo > hi:
@@ -238,11 +246,19 @@ def _choose(a: Args) -> N.Node:
 
 
 def _set(a: Args) -> N.Node:
-    return N.SetVar(a.name("name") or "", a.value("to"))
+    return N.SetVar(a.name("name", True, "value") or "", a.value("to"))
 
 
 def _select(a: Args) -> N.Node:
-    return N.SetObj(a.name("as") or "", a.any_sel())
+    sel = a.any_sel()
+    return N.SetObj(a.name("as", True, _holds(sel)) or "", sel)
+
+
+def _holds(sel: object) -> str | None:
+    """What a slot bound to this selection holds (None: the selection did not parse)."""
+    if isinstance(sel, CardSel):
+        return "cards"
+    return "units" if isinstance(sel, UnitSel) else None
 
 
 _UNIT_AMOUNT = ("amount", "to")
@@ -270,7 +286,7 @@ VERBS: dict[str, tuple[tuple[str, ...], tuple[str, ...], Callable[[Args], N.Node
     "transform": (("from",), (*_CARDS, "into", "pool"), _transform),
     "card_hook": (("kind", "op", "amount"), (*HOOK_KEYS, "turns"), _card_hook),
     "spawn": (("enemy",), ("enemy", "as"), lambda a: N.SpawnEnemy(a.ref("enemy", "enemy"),
-                                                                   a.name("as", False))),
+                                                                   a.name("as", False, "units"))),
     "kill": (("unit",), ("unit",), lambda a: N.Kill(a.unit("unit", None))),
     "revive": (("unit", "hp"), ("unit", "hp"),
                lambda a: N.Revive(a.unit("unit", None), a.value("hp"))),
@@ -416,11 +432,11 @@ def _control(head: str, m: dict[str, object], ctx: Ctx) -> N.Node | None:
         a.check(c, "if")
         node = N.Branch(c if c is not None else False, body or N.EndTurn(), a.effect("else"))
     elif head == "repeat":
-        node = N.Loop(a.value("repeat"), body or N.EndTurn(), a.name("as", False))
+        node = N.Loop(a.value("repeat"), body or N.EndTurn(), a.name("as", False, "value"))
     elif head == "for_each":
         sel = selector(m["for_each"], ctx.at("for_each"))
         a.check(sel, "for_each")
-        node = N.Foreach(sel or SELF, a.name("as", False) or "", body or N.EndTurn())
+        node = N.Foreach(sel or SELF, a.name("as", False, _holds(sel)) or "", body or N.EndTurn())
     else:
         c = cond(m["while"], ctx.at("while"))
         a.check(c, "while")
