@@ -123,15 +123,18 @@ def legal_actions(g: Game) -> list[Action]:
     alive = [u.uid - 1 for u in s.units[1:] if u.alive]
     hooks = hooks_possible(e)
     single = TargetMode.SINGLE_ENEMY
+    plays = _PLAYS
     for i, uid in enumerate(s.hand):
         inst = cards[uid]
         if not playable_in_hand(e, inst, hooks):
             continue
         if inst.active.target is single:
             for j in alive:
-                out.append(_play_action(i, j))
+                a = plays.get((i, j))
+                out.append(a if a is not None else _play_action(i, j))
         else:
-            out.append(_play_action(i, -1))
+            a = plays.get((i, -1))
+            out.append(a if a is not None else _play_action(i, -1))
     out.append(END_ACTION)
     e.legal = out
     e.legal_key = (e.ticks, s.active, s.rewards is None)
@@ -203,8 +206,13 @@ def apply(g: Game, a: Action) -> None:
         raise BusyError("the runtime is resolving an effect; apply actions after the handler")
     # one of the legal actions just computed for this very state needs no second validation
     legal = e.legal
-    if legal is None or e.legal_key != (e.ticks, s.active, s.rewards is None) or not any(
-            x is a for x in legal):
+    known = False
+    if legal is not None and e.legal_key == (e.ticks, s.active, s.rewards is None):
+        for x in legal:
+            if x is a:
+                known = True
+                break
+    if not known:
         why = _why_illegal(g, a)
         if why is not None:
             raise IllegalActionError(f"illegal action {a}: {why}")

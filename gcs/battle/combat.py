@@ -76,6 +76,9 @@ def status_entries(e: Engine, u: Unit, entry: str, target: int = -1,
 def run_status_entries(e: Engine, u: Unit, entry: str, target: int = -1,
                        amount: int | None = None) -> None:
     """Queue a unit's ``entry`` branches (snapshot order) as one batch."""
+    having = e.c.entry_statuses.get(entry)
+    if not having or having.isdisjoint(u.statuses):
+        return
     entries = status_entries(e, u, entry, target, amount)
     if entries:
         push_entries(e, entries)

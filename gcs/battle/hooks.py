@@ -98,7 +98,21 @@ def energy_per_turn(e: Engine) -> int:
 
 def hooks_possible(e: Engine) -> bool:
     """Cheap test: could any hook be active now?"""
-    return bool(e.s.hooks) or _any_status_hooks(e)
+    s = e.s
+    if s.hooks:
+        return True
+    if not s.units:
+        return False
+    c = e.c
+    hooked = c.hooked_statuses
+    if hooked and not hooked.isdisjoint(s.units[0].statuses):
+        return True
+    if c.card_hooks:
+        cards = s.cards
+        for uid in s.hand:
+            if cards[uid].active.hooks:
+                return True
+    return False
 
 
 def _any_status_hooks(e: Engine) -> bool:

@@ -87,8 +87,7 @@ class CardInstance:
         return f"<{self.card_id}{plus}#{self.uid}>"
 
 
-@dataclass(frozen=True, slots=True)
-class Intent:
+class Intent(NamedTuple):
     """A telegraphed enemy move with its displayed values (after modifiers)."""
 
     move: str
