@@ -111,7 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     def common(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--pack", default=None, help="content pack directory (default: bundled)")
         sp.add_argument("--seed", type=int, default=1)
-        sp.add_argument("--policy", default="random", choices=["random", "greedy"])
+        sp.add_argument("--policy", default="random",
+                        help="random, greedy, or module:callable (your own policy)")
         sp.add_argument("--character", default=None)
 
     s = sub.add_parser("simulate", help="run many seeded battles and print statistics")
@@ -155,8 +156,15 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        if hasattr(args, "policy"):
+            from .sim.policies import make_policy
+
+            make_policy(args.policy, 0)  # an unknown policy is an error before any battle
         code: int = args.fn(args)
         return code
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except ContentError as exc:
         print(str(exc), file=sys.stderr)
         return 1

@@ -35,3 +35,32 @@ def test_a_normal_battle_is_finished() -> None:
     g = Game(mini(), seed=1, log_events=False)
     r = play_battle(g, "jaw_worm", RandomPolicy(1))
     assert not r.unfinished and r.won == bool(g.last_result)
+
+
+def first_legal(game: object, legal: list[object]) -> object:
+    """A user policy for the CLI test: always the first legal action."""
+    return legal[0]
+
+
+class SeededLast:
+    """A user policy class: made with the battle's policy seed."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def __call__(self, game: object, legal: list[object]) -> object:
+        return legal[-1]
+
+
+def test_cli_takes_a_user_policy_as_module_callable(capsys) -> None:  # type: ignore[no-untyped-def]
+    from gcs.cli import main
+    from gcs.sim.policies import make_policy
+
+    assert make_policy("test_runner:first_legal", 5) is first_legal
+    made = make_policy("test_runner:SeededLast", 5)
+    assert isinstance(made, SeededLast) and made.seed == 5
+    assert main(["simulate", "--encounter", "jaw_worm", "--battles", "3", "--policy",
+                 "test_runner:SeededLast", "--json"]) == 0
+    assert main(["simulate", "--encounter", "jaw_worm", "--battles", "3", "--policy",
+                 "nowhere:nothing"]) == 2
+    assert "cannot load policy 'nowhere:nothing'" in capsys.readouterr().err

@@ -69,9 +69,42 @@ class GreedyPolicy:
 
 
 def make_policy(name: str, seed: int) -> Policy:
-    """A named policy: ``random`` or ``greedy``."""
+    """A policy by name: ``random``, ``greedy``, or ``package.module:attr`` for your own.
+
+    ``attr`` is a callable ``(game, legal_actions) -> Action``, or a class (or factory) that
+    makes one: it is called with the battle's policy seed if it accepts an argument."""
     if name == "random":
         return RandomPolicy(seed)
     if name == "greedy":
         return GreedyPolicy()
-    raise ValueError(f"unknown policy {name!r} (known: random, greedy)")
+    if ":" in name:
+        return _user_policy(name, seed)
+    raise ValueError(f"unknown policy {name!r} (known: random, greedy, or module:callable)")
+
+
+def _user_policy(spec: str, seed: int) -> Policy:
+    import importlib
+    import inspect
+
+    mod_name, _, attr = spec.partition(":")
+    try:
+        obj = getattr(importlib.import_module(mod_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"cannot load policy {spec!r}: {exc}") from exc
+    if inspect.isclass(obj) or (callable(obj) and _arity(obj) <= 1):
+        obj = obj(seed) if _arity(obj) == 1 else obj()
+    if not callable(obj):
+        raise ValueError(f"policy {spec!r} is not callable")
+    policy: Policy = obj
+    return policy
+
+
+def _arity(fn: object) -> int:
+    import inspect
+
+    try:
+        params = inspect.signature(fn).parameters.values()  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return 2
+    return len([p for p in params if p.default is p.empty
+                and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)])
