@@ -11,10 +11,10 @@ from . import engine as _engine
 from .battle import cards as C
 from .battle import run as R
 from .battle.hooks import effective_cost
-from .battle.intents import make_enemy
-from .battle.phases import check_end, enter, finish_battle, push_turn_end
+from .battle.phases import check_end, finish_battle, push_turn_end
 from .battle.play import check_instance, check_target, commit_play, refusal
 from .battle.rewards import apply as apply_reward_to_run
+from .battle.start import begin_battle
 from .battle.state import (
     CHOICE,
     GATE,
@@ -31,14 +31,13 @@ from .content.defs import CharacterDef, EncounterDef, GameCard
 from .enums import BattlePhase, DrawPilePosition, Pile, PileScope, TargetMode
 from .errors import (
     BusyError,
-    ChoiceError,
     GameError,
     NoBattleError,
     RewardError,
 )
 from .events import EffectResumed, Event
-from .flow.nodes import Choice
-from .rng import Rng, derive
+from .flow.choice import answer_choice
+from .rng import derive
 from .rules import BattleRules
 
 E = TypeVar("E", bound=Event)
@@ -291,47 +290,9 @@ class Game:
                else self.content.encounter(encounter))
         for eid in enc.enemies:
             self.content.enemy(eid)
-        s = e.s
-        # 1. clear any battle state left from a previous battle
-        s.reset_battle()
-        s.battles += 1
-        base = derive(self.seed, f"battle{s.battles}")
-        s.rng_shuffle = Rng(derive(base, "shuffle"))
-        s.rng_ai = Rng(derive(base, "ai"))
-        s.rng_cards = Rng(derive(base, "cards"))
-        s.active = True
-        s.encounter = enc.id
-        s.hand_rule = enc.hand_discard
         e.busy = True
         try:
-            enter(e, BattlePhase.INITIALIZE)
-            # 2. runtime units for the player and the enemies of the encounter
-            player = Unit(0, s.character or "player", self._char.name if self._char else "Player",
-                          max(1, s.hp), s.max_hp)
-            s.units = [player]
-            if self._char is not None:
-                from .battle.combat import apply_status
-
-                for sid, n in self._char.statuses.items():
-                    apply_status(e, player, sid, n, trigger=False)  # set up, not applied
-            for eid in enc.enemies:
-                make_enemy(e, self.content.enemies[eid])
-            # 3. the draw pile from the run master deck (else the starting deck), shuffled
-            entries = s.master
-            if not entries and self._char is not None:
-                entries = [MasterEntry(d.card, d.upgraded) for d in self._char.starting_deck
-                           for _ in range(d.count)]
-            for m in entries:
-                inst = C.new_instance(e, self.content.card(m.card_id), m.upgraded, m.cost_delta,
-                                      m.uid)
-                inst.pile = Pile.DRAW
-                s.draw.append(inst.uid)
-            s.rng_shuffle.shuffle(s.draw)
-            # 4-7 run as frames (innate + opening draw, BattleStarted, intents, PlayerTurnStart)
-            from .battle.frames import START
-            from .battle.state import Frame
-
-            s.stack.append(Frame(START, None, 0, None, None))
+            begin_battle(e, enc, self._char, self.seed)
             e.run()
         finally:
             e.busy = False
@@ -389,43 +350,7 @@ class Game:
     def choose(self, selection: Sequence[Any] | Any) -> None:
         """Answer the open Choice with candidates (or their indices); wrong answers raise."""
         e = self._battle()
-        s = e.s
-        if s.pause != CHOICE:
-            raise ChoiceError("no Choice is open")
-        if not isinstance(selection, (list, tuple)):
-            selection = [selection]
-        ids: list[int] = []
-        for x in selection:
-            if isinstance(x, bool):
-                raise ChoiceError(f"not a candidate: {x!r}")
-            if isinstance(x, int):
-                if not 0 <= x < len(s.choice_ids):
-                    raise ChoiceError(
-                        f"candidate index {x} out of range 0..{len(s.choice_ids) - 1}")
-                ids.append(s.choice_ids[x])
-            elif isinstance(x, (CardInstance, Unit)) and s.choice_kind == (
-                    "c" if isinstance(x, CardInstance) else "u"):
-                if x.uid not in s.choice_ids or self._objects(s.choice_kind, [x.uid])[0] is not x:
-                    raise ChoiceError(f"{x!r} is not a candidate of this Choice")
-                ids.append(x.uid)
-            else:
-                raise ChoiceError(f"not a candidate: {x!r}")
-        if len(set(ids)) != len(ids):
-            raise ChoiceError("a candidate was chosen twice")
-        if not s.choice_min <= len(ids) <= s.choice_max:
-            raise ChoiceError(
-                f"choose between {s.choice_min} and {s.choice_max} candidates, got {len(ids)}")
-        frame = s.stack[-1]
-        node = frame.node
-        assert frame.ctx is not None and node is not None
-        assert isinstance(node, Choice)
-        frame.ctx.objs[node.var] = [s.choice_kind, ids]
-        s.pause = NO_PAUSE
-        s.choice_ids = []
-        if e.hot:
-            from .events import ChoiceMade
-
-            e.emit(ChoiceMade(tuple(ids), False))
+        answer_choice(e, selection)
         self._run()
 
     def advance_time(self, seconds: float) -> bool:

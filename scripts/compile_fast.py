@@ -29,7 +29,7 @@ MODULES = [
     "gcs/battle/state.py", "gcs/battle/cards.py", "gcs/battle/phases.py", "gcs/battle/play.py",
     "gcs/battle/hooks.py", "gcs/battle/combat.py", "gcs/battle/intents.py",
     "gcs/battle/run.py", "gcs/battle/rewards.py",
-    "gcs/flow/interp.py", "gcs/flow/values.py",
+    "gcs/flow/interp.py", "gcs/flow/actions.py", "gcs/flow/values.py",
     "gcs/sim/policies.py",
 ]
 

@@ -1,0 +1,57 @@
+"""StartBattle steps 1-3 (seed 001): clear, create the units, build and shuffle the draw pile.
+Steps 4-7 follow as the START frame (gcs/battle/phases.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..content.defs import CharacterDef, EncounterDef
+from ..enums import BattlePhase, Pile
+from ..rng import Rng, derive
+from . import frames as K
+from .cards import new_instance
+from .combat import apply_status
+from .intents import make_enemy
+from .phases import enter
+from .state import Frame, MasterEntry, Unit
+
+if TYPE_CHECKING:
+    from ..engine import Engine
+
+
+def begin_battle(e: Engine, enc: EncounterDef, char: CharacterDef | None, seed: int) -> None:
+    """Steps 1-3 of StartBattle, then queue steps 4-7 (the caller runs the loop)."""
+    s = e.s
+    c = e.c
+    # 1. clear any battle state left from a previous battle
+    s.reset_battle()
+    s.battles += 1
+    base = derive(seed, f"battle{s.battles}")
+    s.rng_shuffle = Rng(derive(base, "shuffle"))
+    s.rng_ai = Rng(derive(base, "ai"))
+    s.rng_cards = Rng(derive(base, "cards"))
+    s.active = True
+    s.encounter = enc.id
+    s.hand_rule = enc.hand_discard
+    enter(e, BattlePhase.INITIALIZE)
+    # 2. runtime units for the player and the enemies of the encounter
+    player = Unit(0, s.character or "player", char.name if char else "Player", max(1, s.hp),
+                  s.max_hp)
+    s.units = [player]
+    if char is not None:
+        for sid, n in char.statuses.items():
+            apply_status(e, player, sid, n, trigger=False)  # set up, not applied
+    for eid in enc.enemies:
+        make_enemy(e, c.enemies[eid])
+    # 3. the draw pile from the run master deck (else the starting deck), shuffled
+    entries = s.master
+    if not entries and char is not None:
+        entries = [MasterEntry(d.card, d.upgraded) for d in char.starting_deck
+                   for _ in range(d.count)]
+    for m in entries:
+        inst = new_instance(e, c.card(m.card_id), m.upgraded, m.cost_delta, m.uid)
+        inst.pile = Pile.DRAW
+        s.draw.append(inst.uid)
+    s.rng_shuffle.shuffle(s.draw)
+    # 4-7 run as frames: Innate + opening draw, BattleStarted, intents, PlayerTurnStart
+    s.stack.append(Frame(K.START, None, 0, None, None))
