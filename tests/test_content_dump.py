@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -327,14 +326,14 @@ def test_the_exotic_upgrade_with_a_new_target_writes_its_effects(exotic: Content
 
 def test_a_definition_the_format_cannot_express_is_reported_by_id() -> None:
     one_step = GameCard("solo", "Solo", 1, on_play=N.Sequence((N.DrawCards(1),)))
-    with pytest.raises(DumpError, match="card 'solo'.*one step"):
+    with pytest.raises(DumpError, match=r"card 'solo'.*one step"):
         dump_content(Content(pack_id="gap", cards=[one_step]))
     x_cost = GameCard("xx", "XX", 2, x_cost=True)
-    with pytest.raises(DumpError, match="card 'xx'.*X-cost"):
+    with pytest.raises(DumpError, match=r"card 'xx'.*X-cost"):
         dump_content(Content(pack_id="gap", cards=[x_cost]))
     base = GameCard("lose", "Lose", 1, on_play=N.DrawCards(1))
     lose = GameCard("lose", "Lose", 1, upgrade=GameCard("lose", "Lose+", 1, is_upgraded=True),
                     on_play=N.DrawCards(1))
     assert dump_content(Content(pack_id="ok", cards=[base]))["cards"]
-    with pytest.raises(DumpError, match="card 'lose'.*on_play"):
+    with pytest.raises(DumpError, match=r"card 'lose'.*on_play"):
         dump_content(Content(pack_id="gap", cards=[lose]))
