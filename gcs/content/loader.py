@@ -471,10 +471,14 @@ def load_content(source: str | Path | Mapping[str, Any], *, use_cache: bool = Tr
     build = _Build()
     if isinstance(source, Mapping):
         data = _plain(source)
-        digest = hashlib.sha256(json.dumps(data, sort_keys=True, default=repr).encode()).hexdigest()
         build.order = ["<mapping>", "pack", *SECTIONS]
         build.sections(data, "<mapping>", True)
-        return _content(build.compile(), digest)
+        compiled = build.compile()  # raises ContentError listing every problem
+        try:
+            text = json.dumps(data, sort_keys=True, default=repr)
+        except TypeError:  # keys of mixed types that validation tolerated (e.g. in numbers)
+            text = repr(data)
+        return _content(compiled, hashlib.sha256(text.encode()).hexdigest())
     path = Path(source)
     if not path.exists():
         raise ContentError(f"{path}: no such file or directory")

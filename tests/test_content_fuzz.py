@@ -1,0 +1,77 @@
+"""Malformed content never crashes the loader: any corruption of a valid pack either still
+loads or raises ContentError (never another exception, never a half-loaded pack)."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gcs.content.loader import load_content, read_yaml
+from gcs.errors import ContentError
+
+PACK = Path(__file__).resolve().parent.parent / "gcs" / "data" / "ironclad"
+SECTIONS = ("cards", "statuses", "enemies", "encounters", "characters", "rewards", "graphs")
+
+
+def _pack_mapping() -> dict[str, Any]:
+    data: dict[str, Any] = {"pack": {"id": "fuzz"}}
+    for name in SECTIONS:
+        path = PACK / f"{name}.yaml"
+        data[name] = read_yaml(path.read_text()).data if path.exists() else {}  # the pack's reader
+    return data
+
+
+BASE = _pack_mapping()
+
+
+def test_the_uncorrupted_mapping_loads() -> None:
+    assert len(load_content(BASE, use_cache=False).cards) >= 40
+
+JUNK = st.one_of(
+    st.none(), st.booleans(), st.integers(-5, 10**6), st.floats(allow_nan=True),
+    st.text(max_size=12), st.sampled_from(["$nope", "deal", "x", "unplayable", "hand", "self",
+                                           "$damage", "on", "draw 1", "deal 6 to nowhere"]),
+    st.lists(st.integers(-3, 3), max_size=3), st.dictionaries(st.text(max_size=5),
+                                                             st.integers(), max_size=2),
+)
+
+
+def _paths(x: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix]
+    if isinstance(x, dict):
+        for k, v in x.items():
+            out += _paths(v, (*prefix, k))
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            out += _paths(v, (*prefix, i))
+    return out
+
+
+PATHS = [p for p in _paths(BASE) if len(p) >= 2]
+
+
+def _set(data: Any, path: tuple[Any, ...], value: Any) -> None:
+    for k in path[:-1]:
+        data = data[k]
+    data[path[-1]] = value
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(PATHS), JUNK), min_size=1, max_size=3))
+def test_corrupted_pack_loads_or_raises_content_error(edits: list[tuple[Any, Any]]) -> None:
+    data = copy.deepcopy(BASE)
+    for path, junk in edits:
+        try:
+            _set(data, path, junk)
+        except (KeyError, IndexError, TypeError):
+            continue  # an earlier edit replaced a parent
+    try:
+        content = load_content(data, use_cache=False)
+    except ContentError as exc:
+        assert exc.problems and all(isinstance(p, str) and p for p in exc.problems)
+        return
+    assert content.pack_id == "fuzz"
