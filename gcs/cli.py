@@ -41,6 +41,13 @@ def _cmd_demo(a: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_play(a: argparse.Namespace) -> int:
+    from .sim.interactive import play_interactive
+
+    play_interactive(_content(a.pack), a.encounter, a.seed, input, sys.stdout)
+    return 0
+
+
 def _cmd_run(a: argparse.Namespace) -> int:
     from .sim.policies import make_policy
     from .sim.runner import play_run
@@ -130,6 +137,12 @@ def build_parser() -> argparse.ArgumentParser:
     common(d)
     d.add_argument("--encounter", default="jaw_worm")
     d.set_defaults(fn=_cmd_demo)
+
+    pl = sub.add_parser("play", help="play a battle yourself in the terminal (with the monitor)")
+    pl.add_argument("--pack", default=None, help="content pack directory (default: bundled)")
+    pl.add_argument("--seed", type=int, default=1)
+    pl.add_argument("--encounter", default="jaw_worm")
+    pl.set_defaults(fn=_cmd_play)
 
     r = sub.add_parser("run", help="play a scripted run of encounters on one master deck")
     common(r)

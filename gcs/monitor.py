@@ -1,0 +1,60 @@
+"""The Game Card Monitor, as text: the Phase tab (the current phase and the history of
+transitions) and the Pile tab (Hand, Draw, Discard, Exhaust and the run's Master deck), plus
+the units and their intents. ``render`` reads only the public Game API."""
+
+from __future__ import annotations
+
+from .battle.state import CardInstance, Unit
+from .enums import PileScope
+from .game import Game
+
+
+def _card(c: CardInstance) -> str:
+    return f"{c.card_id}{'+' if c.upgraded else ''}#{c.instance_id}"
+
+
+def _unit(u: Unit, label: str) -> str:
+    st = ", ".join(f"{k} {v}" for k, v in u.statuses.items()) or "-"
+    line = f"  {label:<4} {u.name:<18} hp {u.hp:>3}/{u.max_hp:<3} block {u.block:<3} {st}"
+    if not u.alive:
+        return line + "  (dead)"
+    for it in u.pending_intents:
+        dmg = f" {it.damage}x{it.hits}" if it.damage is not None else ""
+        line += f"  intent: {it.name} ({it.kind.value}){dmg}"
+    return line
+
+
+def render(game: Game, history: int = 12) -> str:
+    """The monitor's text: phase snapshot and history, units, every pile, the master deck."""
+    lines = [f"Phase  {game.phase.name}   turn {game.turn_number}   energy {game.energy}"
+             + (f"   waiting: {game.waiting_kind}" if game.is_waiting else "")
+             + ("   reward offered" if game.is_waiting_for_reward else "")]
+    hist = game.phase_history
+    shown = hist[-history:]
+    lines.append("History " + ("... " if len(hist) > len(shown) else "")
+                 + " > ".join(f"{p.name}@{t}" for p, t in shown))
+    if game.is_battle_active:
+        player = game.player
+        if player is not None:
+            lines.append(_unit(player, "you"))
+        for i, u in enumerate(game.enemies):
+            lines.append(_unit(u, f"e{i}"))
+    hand = game.hand()
+    lines.append(f"Hand    ({len(hand):>2}) "
+                 + (", ".join(f"{i}:{_card(c)}" for i, c in enumerate(hand)) or "-"))
+    piles = [("Draw", game.draw_pile()[::-1]), ("Discard", game.discard_pile()),
+             ("Exhaust", game.exhaust_pile())]
+    for name, cards in piles:
+        lines.append(f"{name:<8}({len(cards):>2}) " + (", ".join(_card(c) for c in cards) or "-")
+                     + ("  (top first)" if name == "Draw" and cards else ""))
+    master = game.pile(PileScope.MASTER)
+    lines.append(f"Master  ({len(master):>2}) "
+                 + ", ".join(c.card_id + ("+" if c.upgraded else "") for c in master))
+    choice = game.pending_choice
+    if choice is not None:
+        lines.append(f"Choice  {choice.prompt or '(choose)'} [{choice.min}..{choice.max}]: "
+                     + ", ".join(f"{i}={c!r}" for i, c in enumerate(choice.candidates)))
+    if game.is_waiting_for_reward:
+        lines.append("Rewards " + (", ".join(f"{i}={r}" for i, r in
+                                           enumerate(game.offered_rewards)) or "-"))
+    return "\n".join(lines)
