@@ -312,3 +312,14 @@ def test_determinism_card_type_power_in_log_is_reproducible() -> None:
             if g.get_active_card(c).type is CardType.POWER or Keyword.EXHAUST in c.active.keywords:
                 g.try_play_card(c)
     assert a.event_log == b.event_log
+
+
+def test_every_event_class_is_a_frozen_slotted_dataclass_payload() -> None:
+    import dataclasses
+
+    from gcs import events as ev
+
+    assert len(ev.ALL_EVENTS) >= 30
+    for cls in ev.ALL_EVENTS:
+        assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen, cls  # type: ignore[attr-defined]
+        assert "__slots__" in cls.__dict__, cls

@@ -15,11 +15,10 @@ ENEMY_TURN = 11  # one enemy's turn; data = enemy uid
 WON = 12         # victory steps
 LOST = 13        # defeat steps
 HAND_END = 14    # turn-end hand processing; data = [card ids]
-RESUME = 15      # end marker of a resumed delayed continuation
 
 NAMES = {
     ENTRY: "entry", NODE: "node", CHOICE: "choice", DRAW: "draw", EACH: "each",
     DAMAGE: "damage", PLAY: "play", START: "start", TURN_START: "turn_start",
     TURN_END: "turn_end", ENEMY_PHASE: "enemy_phase", ENEMY_TURN: "enemy_turn", WON: "won",
-    LOST: "lost", HAND_END: "hand_end", RESUME: "resume",
+    LOST: "lost", HAND_END: "hand_end",
 }

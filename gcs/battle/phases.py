@@ -33,10 +33,6 @@ def enter(e: Engine, phase: BattlePhase) -> None:
         e.emit(ev.PhaseChanged(old, phase, s.turn))
 
 
-def _pushed(e: Engine, f: Frame) -> bool:
-    return e.s.stack[-1] is not f
-
-
 def check_end(e: Engine) -> bool:
     """Re-read the battlefield; if the battle is decided, commit BattleWon or BattleLost."""
     s = e.s

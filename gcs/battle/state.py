@@ -207,7 +207,10 @@ class Frame:
         self.ctx = ctx
 
     def __repr__(self) -> str:
-        return f"Frame({self.kind}, {type(self.node).__name__}, pc={self.pc}, data={self.data})"
+        from .frames import NAMES
+
+        node = "" if self.node is None else f" {type(self.node).__name__}"
+        return f"Frame({NAMES.get(self.kind, self.kind)}{node}, pc={self.pc}, data={self.data})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,10 +35,6 @@ def exec_node(e: Engine, node: N.Node, ctx: Ctx) -> None:
     EXEC[type(node)](e, node, ctx)
 
 
-def push_entry(e: Engine, node: N.Node, ctx: Ctx) -> None:
-    e.s.stack.append(Frame(K.ENTRY, node, 0, None, ctx))
-
-
 # Roots that need an ENTRY frame: composites (they push frames that must be bounded) and
 # anything that may reach a WaitUntil (it detaches the frames of its entry).
 _NEEDS_ENTRY = (N.Sequence, N.Branch, N.Loop, N.Foreach, N.While, N.Call, N.WaitUntil)
@@ -46,7 +42,7 @@ _NEEDS_ENTRY = (N.Sequence, N.Branch, N.Loop, N.Foreach, N.While, N.Call, N.Wait
 
 def start_entry(e: Engine, node: N.Node, ctx: Ctx) -> None:
     """Start an entry now, on top of the stack: a single action runs at once, anything else
-    gets an ENTRY frame. Same order as ``push_entry`` when nothing is above the caller."""
+    gets an ENTRY frame (the same order as queueing it, since nothing is above the caller)."""
     if isinstance(node, _NEEDS_ENTRY):
         e.s.stack.append(Frame(K.ENTRY, node, 0, None, ctx))
     else:
@@ -301,10 +297,6 @@ def fire_delayed(e: Engine, when: str, counter: int) -> None:
 
 
 # ---------------------------------------------------------------- cards
-def _card_ids(e: Engine, sel: Any, ctx: Ctx) -> list[int]:
-    return cards_of(e, sel, ctx)
-
-
 def _each(e: Engine, node: N.Node, ctx: Ctx, ids: list[int]) -> None:
     if len(ids) == 1:
         _card_op(e, node, ctx, ids[0])
