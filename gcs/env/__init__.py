@@ -1,0 +1,1 @@
+"""Optional environments for learning agents (extras: ``pip install gcs[gym]``)."""
