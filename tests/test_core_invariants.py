@@ -229,7 +229,7 @@ def test_invariants_json_save_mid_choice_continues_identically() -> None:
         if g.is_waiting_for_choice:
             break
     else:
-        pytest.skip("no random game paused in a Choice")
+        raise AssertionError("no random game paused in a Choice in 40 seeds: widen the search")
     data = json.loads(json.dumps(g.to_json()))
     h = gcs.Game.from_json(CONTENT, data)
     c = g.clone()
