@@ -12,9 +12,9 @@ from .errors import ContentError, GameError
 
 
 def _content(pack: str | None) -> Content:
-    from .content.loader import builtin_content, load_content
+    from .content.loader import pack_content
 
-    return builtin_content() if pack is None else load_content(pack)
+    return pack_content(pack)
 
 
 def _cmd_simulate(a: argparse.Namespace) -> int:

@@ -341,8 +341,6 @@ class Game:
         s = e.s
         if s.phase is not BattlePhase.PLAYER_PHASE or s.pause != NO_PAUSE or s.stack:
             return False
-        from .battle.phases import push_turn_end
-
         push_turn_end(e)
         self._run()
         return True

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from ..content.defs import GameCard
 from ..enums import Keyword
 from ..flow.exprs import CardFilter
 from ..flow.nodes import HookDef, RegisterCardHook
@@ -18,25 +19,29 @@ if TYPE_CHECKING:
     from ..engine import Engine
 
 
-def card_matches(inst: CardInstance, where: CardFilter | None, self_uid: int = -1) -> bool:
-    """Does an instance match every criterion of a card filter?"""
-    if where is None:
-        return True
-    card = inst.active
+def def_matches(card: GameCard, where: CardFilter) -> bool:
+    """The filter criteria a definition decides alone: type, keyword, card id and tags."""
     if where.type is not None and card.type is not where.type:
         return False
     if where.keyword is not None and where.keyword not in card.keywords:
         return False
-    if where.card is not None and inst.card_id != where.card:
+    if where.card is not None and card.id != where.card:
+        return False
+    return all(t in card.tags for t in where.tags)
+
+
+def card_matches(inst: CardInstance, where: CardFilter | None, self_uid: int = -1) -> bool:
+    """Does an instance match every criterion of a card filter?"""
+    if where is None:
+        return True
+    if not def_matches(inst.active, where):
         return False
     if where.upgraded is not None and inst.upgraded != where.upgraded:
         return False
     if where.exclude_self and inst.uid == self_uid:
         return False
-    if where.upgradable is not None and (
-            (not inst.upgraded and inst.base.upgrade is not None) != where.upgradable):
-        return False
-    return all(t in card.tags for t in where.tags)
+    return where.upgradable is None or (
+        (not inst.upgraded and inst.base.upgrade is not None) == where.upgradable)
 
 
 def active_hooks(e: Engine, kind: str) -> Iterator[tuple[HookDef, int]]:
@@ -115,23 +120,6 @@ def hooks_possible(e: Engine) -> bool:
     return False
 
 
-def _any_status_hooks(e: Engine) -> bool:
-    """Could a status or a hand card hook be active? (cheap when the pack has none)"""
-    s = e.s
-    if not s.units:
-        return False
-    c = e.c
-    hooked = c.hooked_statuses
-    if hooked:
-        for sid in s.units[0].statuses:
-            if sid in hooked:
-                return True
-    if c.card_hooks:
-        cards = s.cards
-        return any(cards[uid].active.hooks for uid in s.hand)
-    return False
-
-
 def effective_cost(e: Engine, inst: CardInstance, hooks: bool | None = None) -> int:
     """Definition cost + master-deck delta, then battle and turn modifiers, then cost hooks; >= 0.
 
@@ -161,7 +149,7 @@ def playable_by_hooks(e: Engine, inst: CardInstance) -> bool:
     """False if Unplayable or a playability hook forbids this card."""
     if Keyword.UNPLAYABLE in inst.active.keywords:
         return False
-    if e.s.hooks or _any_status_hooks(e):
+    if hooks_possible(e):
         for h, src in active_hooks(e, "playable"):
             if h.op == "forbid" and card_matches(inst, h.where, src):
                 return False

@@ -503,6 +503,11 @@ def load_content(source: str | Path | Mapping[str, Any], *, use_cache: bool = Tr
     return _content(parts, digest)
 
 
+def pack_content(pack: str | Path | None) -> Content:
+    """The pack at ``pack``, or the bundled pack for None (the command line's ``--pack``)."""
+    return builtin_content() if pack is None else load_content(pack)
+
+
 @functools.cache
 def builtin_content() -> Content:
     """The bundled Ironclad pack (gcs/data/ironclad), loaded once per process."""

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .. import events as ev
 from ..battle import cards as C
 from ..battle import frames as K
+from ..battle.hooks import def_matches
 from ..battle.intents import resolve_intents
 from ..battle.state import CHOICE, GATE, WAIT, ActiveHook, Ctx, Delayed, Frame
 from ..enums import BattlePhase, CardType, Pile, PileScope
@@ -349,7 +350,9 @@ def _transform(e: Engine, node: N.TransformCard, inst: Any) -> None:
             key=lambda c: c.id,
         )
         if node.pool is not None:
-            pool = [c for c in pool if _def_matches(c, node.pool)]
+            where = node.pool
+            pool = [c for c in pool if def_matches(c, where) and (
+                where.upgradable is None or (c.upgrade is not None) == where.upgradable)]
         if not pool:
             return
         new = pool[e.s.rng_cards.below(len(pool))]
@@ -359,18 +362,6 @@ def _transform(e: Engine, node: N.TransformCard, inst: Any) -> None:
     inst.battle_set = inst.turn_set = None
     if e.hot:
         e.emit(ev.CardModified(inst.uid, inst.card_id, "transform", False))
-
-
-def _def_matches(card: Any, where: Any) -> bool:
-    if where.type is not None and card.type is not where.type:
-        return False
-    if where.keyword is not None and where.keyword not in card.keywords:
-        return False
-    if where.card is not None and card.id != where.card:
-        return False
-    if where.upgradable is not None and (card.upgrade is not None) != where.upgradable:
-        return False
-    return all(t in card.tags for t in where.tags)
 
 
 def _modify_cost(e: Engine, node: N.ModifyCost, ctx: Ctx, inst: Any) -> None:

@@ -67,9 +67,9 @@ class Job:
 
 
 def _content(pack: str | None) -> Content:
-    from ..content.loader import builtin_content, load_content
+    from ..content.loader import pack_content
 
-    return builtin_content() if pack is None else load_content(pack)
+    return pack_content(pack)
 
 
 def run_chunk(job: Job, start: int, stop: int, content: Content | None = None) -> Summary:
