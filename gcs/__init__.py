@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import events
+from ._version import __version__, engine_kind
 from .agent import Action
 from .battle.state import CardInstance, Intent, MasterEntry, Reward, Unit
 from .content.db import Content
@@ -53,6 +54,6 @@ __all__ = [
     "CharacterDef", "Content", "ContentError", "DrawPilePosition", "EncounterDef", "EnemyDef",
     "Game", "GameCard", "GameError", "HandDiscardRule", "IllegalActionError", "Intent",
     "IntentKind", "Keyword", "MasterEntry", "MoveDef", "PileScope", "Rarity", "Reward",
-    "RewardTable", "StatusDef", "TargetMode", "Unit", "builtin_content", "events",
-    "load_content",
+    "RewardTable", "StatusDef", "TargetMode", "Unit", "__version__", "builtin_content",
+    "engine_kind", "events", "load_content",
 ]
