@@ -40,7 +40,7 @@ def source_digest() -> str:
     h = hashlib.sha256(mypy.version.__version__.encode())
     h.update(sys.version.encode())
     for p in sorted(SRC.rglob("*")):
-        if p.is_file() and p.suffix in (".py", ".yaml", ".typed"):
+        if p.is_file() and p.suffix in (".py", ".yaml", ".typed", ".html", ".css", ".js"):
             h.update(str(p.relative_to(ROOT)).encode())
             h.update(p.read_bytes())
     return h.hexdigest()

@@ -4,9 +4,9 @@ the units and their intents. ``render`` reads only the public Game API."""
 
 from __future__ import annotations
 
-from .battle.state import CardInstance, Unit
-from .enums import PileScope
-from .game import Game
+from ..battle.state import CardInstance, Unit
+from ..enums import PileScope
+from ..game import Game
 
 
 def _card(c: CardInstance) -> str:

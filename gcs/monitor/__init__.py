@@ -1,0 +1,24 @@
+"""The Game Card Monitor: ``render`` (text, for ``gcs play``) and ``serve`` (a live web page).
+
+``import gcs.monitor`` stays light: the web server (Starlette, uvicorn: the ``monitor`` extra)
+is imported only when ``serve`` is called.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .text import render
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from .server import Monitor
+
+__all__ = ["render", "serve"]
+
+
+def serve(game: Game, host: str = "127.0.0.1", port: int = 0) -> Monitor:
+    """Serve a live, read-only page of ``game`` from a background thread; returns at once."""
+    from .server import watch
+
+    return watch(game, host=host, port=port)

@@ -1,0 +1,316 @@
+"""The monitor's web server: Starlette + uvicorn on a background thread, one WebSocket per page.
+
+The server thread never calls the watched game: it reads only the frozen copies that the
+``Recorder`` took on the game's thread. In play mode the server thread owns the game (the
+``PlaySession``) and is the only thread that calls it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+import socket
+import threading
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..game import Game
+from .play import PlaySession
+from .recorder import Recorder
+from .snapshot import PHASE_INPUT, build
+
+STATIC = Path(__file__).resolve().parent / "static"
+MAX_MESSAGE = 16_384
+
+
+class _Server(uvicorn.Server):
+    """uvicorn that says when it listens and hands over its event loop."""
+
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self.ready = threading.Event()
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        self.loop = asyncio.get_running_loop()
+        await super().startup(sockets)
+        self.ready.set()
+
+
+class Hub:
+    """The pages connected to one monitor, and what they are told."""
+
+    def __init__(self, game: Game, session: PlaySession | None) -> None:
+        self.session = session
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.wakes: set[asyncio.Event] = set()
+        self._pending = threading.Event()
+        self.generation = 0  # bumped when play mode starts a new run (a new game)
+        self.recorder = self._recorder(game)
+        self._cache: tuple[int, int, dict[str, Any]] | None = None
+
+    def _recorder(self, game: Game) -> Recorder:
+        return Recorder(game, self.changed, auto=self.session is None)
+
+    # ------------------------------------------------------------ change notification
+    def changed(self) -> None:
+        """Called on the game's thread: wake every page (coalesced, never blocks the game)."""
+        loop = self.loop
+        if loop is None or self._pending.is_set():
+            return
+        self._pending.set()
+        with contextlib.suppress(RuntimeError):  # the loop has closed
+            loop.call_soon_threadsafe(self._wake)
+
+    def _wake(self) -> None:
+        self._pending.clear()
+        for w in self.wakes:
+            w.set()
+
+    # ------------------------------------------------------------ what pages are sent
+    def live_state(self) -> dict[str, Any]:
+        rec = self.recorder
+        with rec.lock:
+            version, copy, upto = rec.version, rec.live, rec.live_events
+        key = (self.generation, version)
+        if self._cache is None or self._cache[:2] != key:
+            self._cache = (self.generation, version, {
+                "type": "state", "live": True, "version": version, "events": upto,
+                "generation": self.generation,
+                "state": build(copy)})
+        return self._cache[2]
+
+    def hello(self) -> dict[str, Any]:
+        content = self.recorder.game.content
+        return {
+            "type": "hello", "mode": "play" if self.session else "watch",
+            "generation": self.generation,
+            "encounters": [{"id": e.id, "name": e.name} for e in content.encounters.values()],
+            "limit": self.recorder.events.maxlen,
+            "phases": [[p.name, text] for p, text in PHASE_INPUT.items()],
+        }
+
+    # ------------------------------------------------------------ what pages ask
+    def handle(self, msg: dict[str, Any]) -> dict[str, Any] | None:
+        """Answer one message from a page (runs on the server thread)."""
+        kind = msg.get("type")
+        if kind == "travel":
+            seq = msg.get("seq")
+            if not isinstance(seq, int) or isinstance(seq, bool):
+                return {"type": "error", "error": "travel needs an integer 'seq'"}
+            copy = self.recorder.copy_at(seq)
+            if copy is None:
+                return {"type": "error", "error": f"event {seq} has no recorded state"}
+            return {"type": "state", "live": False, "at": seq, "generation": self.generation,
+                    "state": build(copy, legal=False)}
+        if kind in ("act", "next"):
+            if self.session is None:
+                return {"type": "error", "error": "this monitor only watches: play is disabled"}
+            return self._play(kind, msg)
+        return {"type": "error", "error": f"unknown message type {kind!r}"}
+
+    def _play(self, kind: str, msg: dict[str, Any]) -> dict[str, Any]:
+        session = self.session
+        assert session is not None
+        if kind == "act":
+            text = msg.get("action")
+            if not isinstance(text, str) or len(text) > 200:
+                return {"type": "error", "error": "act needs an 'action' text like 'play 0 @e0'"}
+            why = session.act(text)
+            self.recorder.mark()
+            if why is not None:
+                return {"type": "refused", "action": text, "error": why}
+            return {"type": "ok", "action": text}
+        enc = msg.get("encounter")
+        if enc is not None and not isinstance(enc, str):
+            return {"type": "error", "error": "next needs an 'encounter' id (text) or null"}
+        if session.lost:
+            self.recorder.close()
+            self.generation += 1
+            self.recorder = self._recorder(session.new_run())
+            self._wake_all_reset()
+        why = session.next_battle(enc)
+        self.recorder.mark()
+        if why is not None:
+            return {"type": "refused", "action": "next", "error": why}
+        return {"type": "ok", "action": "next"}
+
+    def _wake_all_reset(self) -> None:
+        for w in self.wakes:
+            w.set()
+
+
+def _app(hub: Hub, token: str) -> Starlette:
+    async def index(request: Request) -> Response:
+        if not secrets.compare_digest(request.query_params.get("token", ""), token):
+            return PlainTextResponse("403: this monitor needs its token (see the URL it printed)",
+                                     status_code=403)
+        return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"))
+
+    async def ws_endpoint(ws: WebSocket) -> None:
+        if not secrets.compare_digest(ws.query_params.get("token", ""), token):
+            await ws.close(code=1008)
+            return
+        await ws.accept()
+        wake = asyncio.Event()
+        hub.wakes.add(wake)
+        pusher = asyncio.create_task(_push(ws, hub, wake))
+        try:
+            while True:
+                m = await ws.receive()
+                if m["type"] == "websocket.disconnect":
+                    break
+                reply = _answer(hub, m.get("text"), m.get("bytes"))
+                await ws.send_text(json.dumps(reply))
+                wake.set()  # a play changed the game: push it now
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.wakes.discard(wake)
+            pusher.cancel()
+
+    return Starlette(routes=[
+        Route("/", index),
+        WebSocketRoute("/ws", ws_endpoint),
+        Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+    ])
+
+
+def _answer(hub: Hub, text: str | None, data: bytes | None) -> dict[str, Any]:
+    """The reply to one raw message: malformed or hostile input gets an error, never a crash."""
+    if text is None:
+        return {"type": "error", "error": "send JSON text messages, not binary"}
+    if len(text) > MAX_MESSAGE:
+        return {"type": "error", "error": f"message longer than {MAX_MESSAGE} characters"}
+    try:
+        msg = json.loads(text)
+    except ValueError as exc:
+        return {"type": "error", "error": f"not JSON: {exc}"}
+    if not isinstance(msg, dict):
+        return {"type": "error", "error": "a message is a JSON object with a 'type'"}
+    try:
+        reply = hub.handle(msg)
+    except Exception as exc:  # the server keeps serving whatever a message does
+        return {"type": "error", "error": f"{type(exc).__name__}: {exc}"}
+    return reply or {"type": "ok"}
+
+
+async def _push(ws: WebSocket, hub: Hub, wake: asyncio.Event) -> None:
+    """Send the page its hello, the events so far, then every new event and live state."""
+    sent_events = 0
+    sent: tuple[int, int] = (-1, -1)
+    generation = -1
+    try:
+        while True:
+            if generation != hub.generation:
+                generation = hub.generation
+                sent_events, sent = 0, (-1, -1)
+                await ws.send_text(json.dumps(hub.hello()))
+            new = hub.recorder.events_since(sent_events)
+            if new:
+                sent_events = new[-1].seq + 1
+                await ws.send_text(json.dumps({"type": "events", "generation": generation,
+                                               "events": [r.to_json() for r in new]}))
+            if (generation, hub.recorder.version) != sent:
+                state = hub.live_state()
+                sent = (state["generation"], state["version"])
+                await ws.send_text(json.dumps(state))
+            await wake.wait()
+            wake.clear()
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+
+
+class Monitor:
+    """A running monitor: ``url`` (token included), ``close()``; also a context manager."""
+
+    def __init__(self, game: Game, *, host: str = "127.0.0.1", port: int = 0,
+                 session: PlaySession | None = None) -> None:
+        if not isinstance(game, Game):
+            from ..errors import GameError
+
+            raise GameError(f"serve() needs a gcs.Game, got {type(game).__name__}")
+        self.token = secrets.token_urlsafe(16)
+        self.hub = Hub(game, session)
+        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        self.host = host
+        self.port: int = sock.getsockname()[1]
+        shown = f"[{host}]" if ":" in host else host
+        self.url = f"http://{shown}:{self.port}/?token={self.token}"
+        config = uvicorn.Config(_app(self.hub, self.token), log_level="warning",
+                                lifespan="off", ws="websockets-sansio", timeout_graceful_shutdown=1)
+        self._server = _Server(config)
+        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]},
+                                        name=f"gcs-monitor-{self.port}", daemon=True)
+        self._thread.start()
+        if not self._server.ready.wait(10):
+            raise RuntimeError("the monitor's web server did not start within 10 s")
+        self.hub.loop = self._server.loop
+        self.hub.changed()
+
+    @property
+    def game(self) -> Game:
+        """The game shown now (in play mode, a new run replaces it)."""
+        return self.hub.recorder.game
+
+    def wait(self) -> None:
+        """Block until the server stops (``close()`` from another thread, or Ctrl-C)."""
+        while self._thread.is_alive():
+            self._thread.join(0.5)
+
+    def close(self) -> None:
+        """Stop the server and detach from the game (the game is left as it was)."""
+        self._server.should_exit = True
+        self._thread.join(10)
+        self.hub.recorder.close()
+
+    def __enter__(self) -> Monitor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<Monitor {self.url}>"
+
+
+def watch(game: Game, *, host: str = "127.0.0.1", port: int = 0) -> Monitor:
+    """Serve a read-only live page of ``game`` (see ``gcs.monitor.serve``)."""
+    return Monitor(game, host=host, port=port)
+
+
+def play(session: PlaySession, *, host: str = "127.0.0.1", port: int = 0) -> Monitor:
+    """Serve ``session``'s game with play enabled, then start its first battle."""
+    m = Monitor(session.game, host=host, port=port, session=session)
+    # the first battle starts on the server thread, which owns the game from now on
+    done = threading.Event()
+    error: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            session.begin()
+            m.hub.recorder.mark()
+        except BaseException as exc:  # reported on the caller's thread below
+            error.append(exc)
+        finally:
+            done.set()
+
+    assert m.hub.loop is not None
+    m.hub.loop.call_soon_threadsafe(start)
+    done.wait(30)
+    if error:
+        m.close()
+        raise error[0]
+    return m

@@ -1,0 +1,350 @@
+"""The Game Card Monitor as a live web page, checked in a real headless browser (Debian's
+chromium driven by Playwright): watch a game driven from Python, time travel, play mode,
+safety (token, malformed messages). Screenshots of each tab go to build/artifacts/monitor/."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+import gcs
+from gcs.monitor import serve
+from gcs.monitor.play import PlaySession
+from gcs.monitor.server import Monitor, play
+from gcs.sim.replay import replay
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "build" / "artifacts" / "monitor"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+T = 10_000  # ms: the longest any page condition may take (they take milliseconds)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def page(browser: Browser) -> Iterator[Page]:
+    pg = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    pg.close()
+    assert errors == [], f"JavaScript errors on the page: {errors}"
+
+
+def shot(pg: Page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def tab(pg: Page, name: str) -> None:
+    pg.click(f"#tabs [data-tab={name}]")
+    expect(pg.locator(f"#tab-{name}")).to_be_visible(timeout=T)
+
+
+def version(pg: Page) -> str:
+    return pg.evaluate("document.body.dataset.version || ''")
+
+
+def after(pg: Page, before: str) -> None:
+    """Wait until the page has drawn a newer live state than ``before``."""
+    pg.wait_for_function("v => (document.body.dataset.version || '') !== v", arg=before, timeout=T)
+
+
+def content() -> gcs.Content:
+    return gcs.builtin_content()
+
+
+# ---------------------------------------------------------------- watching a game
+
+
+def test_import_gcs_monitor_needs_no_web_stack() -> None:
+    code = ("import sys, gcs.monitor; from gcs.monitor import render, serve; "
+            "print(sorted(m for m in ('starlette', 'uvicorn', 'websockets') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_watch_play_strike_from_python_updates_hp_and_discard(page: Page) -> None:
+    g = gcs.Game(content(), seed=1)
+    g.start_battle("jaw_worm")
+    with serve(g) as m:
+        assert m.url.startswith("http://127.0.0.1:") and "token=" in m.url
+        page.goto(m.url)
+        enemy = page.locator("#units-row .unit.enemy").first
+        expect(enemy.locator(".hp")).to_have_text("43/43", timeout=T)
+        tab(page, "pile")
+        expect(page.locator("#pile-discard .card")).to_have_count(0, timeout=T)
+        strike = next(c for c in g.hand() if c.card_id == "strike")
+        assert g.try_play_card(strike, g.enemies[0])  # the user's thread drives the game
+        expect(enemy.locator(".hp")).to_have_text("37/43", timeout=T)
+        expect(page.locator(f"#pile-discard .card[data-uid='{strike.uid}']")).to_have_count(1)
+        expect(page.locator(f"#hand .card[data-uid='{strike.uid}']")).to_have_count(0)
+        expect(page.locator("#energy")).to_have_text("2/3")
+        for name in ("phase", "pile", "units", "events"):
+            tab(page, name)
+            shot(page, f"watch_{name}")
+        g.end_player_turn()
+        expect(page.locator("#turn")).to_have_text("2", timeout=T)
+        tab(page, "phase")
+        expect(page.locator("#history .turn")).to_have_count(3)  # turns 0, 1 and 2
+        expect(page.locator("#phase-table tr.now td").first).to_have_text("PLAYER_PHASE")
+
+
+def test_watch_shows_draw_order_only_in_the_debug_toggle(page: Page) -> None:
+    g = gcs.Game(content(), seed=3)
+    g.start_battle("jaw_worm")
+    with serve(g) as m:
+        page.goto(m.url)
+        tab(page, "pile")
+        draw = page.locator("#pile-draw .card")
+        expect(draw).to_have_count(len(g.draw_pile()), timeout=T)
+        names = sorted(c.name for c in g.draw_pile())
+        assert [page.locator("#pile-draw .card .cname").nth(i).inner_text()
+                for i in range(len(names))] == names  # no order: sorted by name
+        expect(page.locator("#pile-draw .top")).to_have_count(0)
+        page.check("#draw-order")
+        top = g.draw_pile()[-1]
+        expect(page.locator("#pile-draw .card").first).to_have_attribute("data-uid", str(top.uid))
+        expect(page.locator("#pile-draw .card").first.locator(".top")).to_have_text("TOP")
+
+
+def test_watch_choice_locks_input_and_says_why(page: Page) -> None:
+    g = gcs.Game(content(), seed=1)
+    g.set_master_deck(["armaments", "strike", "strike", "strike", "strike"])
+    g.start_battle("jaw_worm")
+    with serve(g) as m:
+        page.goto(m.url)
+        expect(page.locator("#hand .card")).to_have_count(5, timeout=T)
+        arm = next(c for c in g.hand() if c.card_id == "armaments")
+        g.try_play_card(arm)
+        assert g.is_waiting_for_choice
+        expect(page.locator("#lock-banner")).to_be_visible(timeout=T)
+        expect(page.locator("#lock-title")).to_have_text("Choice:")
+        expect(page.locator("#choice-prompt")).to_have_text("Choose a card to Upgrade.")
+        expect(page.locator("#choice-cands .card")).to_have_count(4)
+        expect(page.locator("#choice-confirm")).to_be_hidden()  # watching: no input
+        expect(page.locator("#phase-allowed")).to_have_text("answer the Choice")
+        g.choose([0])
+        expect(page.locator("#lock-banner")).to_be_hidden(timeout=T)
+        expect(page.locator("#hand .card.upgraded")).to_have_count(1)
+
+
+def test_time_travel_to_the_first_events_shows_the_opening_hand(page: Page) -> None:
+    g = gcs.Game(content(), seed=1)
+    with serve(g) as m:
+        g.start_battle("jaw_worm")
+        opening = [c.uid for c in g.hand()]
+        strike = next(c for c in g.hand() if c.card_id == "strike")
+        g.try_play_card(strike, g.enemies[0])
+        g.end_player_turn()
+        live_hand = [c.uid for c in g.hand()]
+        page.goto(m.url)
+        expect(page.locator("#turn")).to_have_text("2", timeout=T)
+        tab(page, "events")
+        rows = page.locator("#events .event-row")
+        expect(rows.first).to_have_attribute("data-type", "PhaseChanged", timeout=T)
+        # the battle as it was right after BattleStarted: the opening hand, turn 1
+        page.locator("#events .event-row[data-type=BattleStarted]").first.click()
+        expect(page.locator("#travel-banner")).to_be_visible(timeout=T)
+        page.wait_for_function("document.body.dataset.at !== undefined", timeout=T)
+        expect(page.locator("#hand .card")).to_have_count(5)
+        assert [int(x) for x in page.locator("#hand .card").evaluate_all(
+            "els => els.map(e => e.dataset.uid)")] == opening
+        expect(page.locator("#turn")).to_have_text("1")
+        expect(page.locator("#units-row .unit.enemy .hp")).to_have_text("43/43")
+        shot(page, "travel_events")
+        tab(page, "pile")
+        expect(page.locator("#pile-discard .card")).to_have_count(0)
+        # the very first event: INITIALIZE, nothing drawn yet
+        tab(page, "events")
+        rows.first.click()
+        expect(page.locator("#phase-now")).to_have_text("INITIALIZE", timeout=T)
+        expect(page.locator("#hand .card")).to_have_count(0)
+        # live again while the game moves on
+        g.end_player_turn()
+        page.click("#back-live")
+        expect(page.locator("#travel-banner")).to_be_hidden(timeout=T)
+        expect(page.locator("#turn")).to_have_text("3", timeout=T)
+        assert live_hand != [c.uid for c in g.hand()]
+        assert [int(x) for x in page.locator("#hand .card").evaluate_all(
+            "els => els.map(e => e.dataset.uid)")] == [c.uid for c in g.hand()]
+
+
+def test_watching_never_changes_the_game() -> None:
+    g = gcs.Game(content(), seed=5)
+    twin = gcs.Game(content(), seed=5)
+    with serve(g):
+        for x in (g, twin):
+            x.start_battle("jaw_worm")
+            while x.is_battle_active and x.turn_number < 4:
+                x.apply(x.legal_actions()[0])
+    assert g.to_json() == twin.to_json()
+    assert [type(e) for e in g.event_log] == [type(e) for e in twin.event_log]
+    assert g._e.subs.get(gcs.events.Event) in (None, [])  # closing detached the monitor
+
+
+# ---------------------------------------------------------------- safety
+
+
+def test_page_and_websocket_need_the_token() -> None:
+    g = gcs.Game(content(), seed=1)
+    with serve(g) as m:
+        base = m.url.split("?")[0]
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(base + "?token=wrong", timeout=5)
+        assert err.value.code == 403
+        with urllib.request.urlopen(m.url, timeout=5) as r:
+            assert r.status == 200 and b"Game Card Monitor" in r.read()
+        ws = f"ws://127.0.0.1:{m.port}/ws"
+        with pytest.raises(InvalidStatus):
+            connect(ws + "?token=wrong", open_timeout=5).close()
+        with connect(f"{ws}?token={m.token}", open_timeout=5) as c:
+            assert json.loads(c.recv(timeout=5))["type"] == "hello"
+
+
+def test_malformed_messages_get_an_error_and_the_server_keeps_serving(page: Page) -> None:
+    g = gcs.Game(content(), seed=1)
+    g.start_battle("jaw_worm")
+    before = g.to_json()
+    with serve(g) as m, connect(f"ws://127.0.0.1:{m.port}/ws?token={m.token}",
+                                open_timeout=5) as c:
+        hostile: list[str | bytes] = [
+            "not json", "[1, 2]", '{"no": "type"}', '{"type": "travel", "seq": "x"}',
+            '{"type": "travel", "seq": 99999}', '{"type": "act", "action": "play 0 @e0"}',
+            '{"type": "next"}', b"\x00\x01binary", "x" * 100_000, '{"type": "travel"',
+        ]
+        for msg in hostile:
+            c.send(msg)
+            while True:
+                reply = json.loads(c.recv(timeout=5))
+                if reply["type"] not in ("hello", "events", "state"):
+                    break
+            assert reply["type"] == "error" and reply["error"], (msg, reply)
+        assert g.to_json() == before  # watching only: nothing reached the game
+        page.goto(m.url)  # still serving, still pushing
+        expect(page.locator("#units-row .unit.enemy .hp")).to_have_text("43/43", timeout=T)
+        g.apply(g.legal_actions()[0])
+        expect(page.locator("#energy")).not_to_have_text("3/3", timeout=T)
+
+
+# ---------------------------------------------------------------- play mode
+
+
+def _act_and_wait(pg: Page, selector: str) -> None:
+    v = version(pg)
+    pg.click(selector)
+    after(pg, v)
+
+
+def _play_strike(pg: Page) -> None:
+    pg.click("#hand .card[data-card=strike] >> nth=0")
+    expect(pg.locator("#units-row .unit.enemy.targetable")).to_have_count(1, timeout=T)
+    _act_and_wait(pg, "#units-row .unit.enemy.targetable")
+
+
+def test_play_in_the_browser_choice_battle_reward_next(page: Page, tmp_path: Path) -> None:
+    save = tmp_path / "replay.json"
+    session = PlaySession(content(), "jaw_worm", 1,
+                          deck=["armaments", "strike", "strike", "strike", "strike"], save=save)
+    m: Monitor = play(session)
+    try:
+        page.goto(m.url)
+        expect(page.locator("#mode")).to_have_text("PLAY", timeout=T)
+        expect(page.locator("#hand .card")).to_have_count(5, timeout=T)
+        hp = page.locator("#units-row .unit.enemy .hp")
+        expect(hp).to_have_text("43/43")
+        # an Armaments-style Choice: pick one card, confirm (min 1, max 1)
+        page.click("#hand .card[data-card=armaments]")
+        expect(page.locator("#choice")).to_be_visible(timeout=T)
+        expect(page.locator("#lock-title")).to_have_text("Choice:")
+        expect(page.locator("#choice-confirm")).to_be_disabled()
+        page.click("#choice-cands .card >> nth=0")
+        expect(page.locator("#choice-confirm")).to_be_enabled()
+        shot(page, "play_choice")
+        _act_and_wait(page, "#choice-confirm")
+        expect(page.locator("#choice")).to_be_hidden(timeout=T)
+        expect(page.locator("#hand .card.upgraded")).to_have_count(1)
+        # click a card, then its target
+        page.click("#hand .card.upgraded")
+        _act_and_wait(page, "#units-row .unit.enemy.targetable")
+        expect(hp).to_have_text("34/43", timeout=T)
+        _play_strike(page)
+        expect(hp).to_have_text("28/43", timeout=T)
+        expect(page.locator("#energy")).to_have_text("0/3")
+        # an illegal click shows the engine's reason and changes nothing
+        page.click("#hand .card[data-card=strike] >> nth=0")
+        page.click("#units-row .unit.enemy.targetable")
+        expect(page.locator("#toast")).to_contain_text("illegal action", timeout=T)
+        expect(page.locator("#toast")).to_contain_text("energy")
+        expect(hp).to_have_text("28/43")
+        # fight on until the rewards
+        for _ in range(20):
+            if page.locator("#rewards").is_visible():
+                break
+            _act_and_wait(page, "#end-turn")
+            while (page.locator("#hand .card.playable[data-card=strike]").count()
+                   and not page.locator("#rewards").is_visible()):
+                _play_strike(page)
+        expect(page.locator("#rewards")).to_be_visible(timeout=T)
+        expect(page.locator("#result-banner")).to_contain_text("rewards")
+        shot(page, "play_rewards")
+        _act_and_wait(page, "#reward-list .take >> nth=0")
+        expect(page.locator("#next")).to_be_visible(timeout=T)
+        expect(page.locator("#result-banner")).to_contain_text("Battle won")
+        expect(page.locator("#rewards")).to_be_hidden()
+        data = json.loads(save.read_text())
+        assert data["won"] is True and data["actions"][-1].startswith("reward")
+        assert replay(content(), data).last_result is True  # `gcs replay` accepts it
+        # the next battle, same run: the reward is in the master deck
+        page.select_option("#next-encounter", "cultist")
+        _act_and_wait(page, "#next-battle")
+        expect(page.locator("#units-row .unit.enemy .name")).to_have_text("Cultist", timeout=T)
+        expect(page.locator("#phase-now")).to_have_text("PLAYER_PHASE")
+        with m.hub.recorder.lock:
+            live = m.hub.recorder.live
+        assert len(live.get_master_deck()) == 6
+        assert json.loads(save.read_text()) == data  # the replay is the first battle's
+    finally:
+        m.close()
+
+
+def test_command_prints_the_url_first_and_serves_play_mode() -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "gcs.monitor", "--encounter", "jaw_worm",
+                             "--seed", "2", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        assert proc.stdout is not None
+        url = proc.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:") and "/?token=" in url
+        with urllib.request.urlopen(url, timeout=5) as r:
+            assert r.status == 200
+        port, token = url.split(":")[2].split("/")[0], url.split("token=")[1]
+        with connect(f"ws://127.0.0.1:{port}/ws?token={token}", open_timeout=5) as c:
+            assert json.loads(c.recv(timeout=5))["mode"] == "play"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_command_refuses_an_unknown_encounter() -> None:
+    from gcs.monitor.command import main
+
+    assert main(["--encounter", "no_such_thing"]) == 2
