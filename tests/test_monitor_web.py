@@ -147,7 +147,12 @@ def test_watch_choice_locks_input_and_says_why(page: Page) -> None:
         expect(page.locator("#hand .card.upgraded")).to_have_count(1)
 
 
-def test_time_travel_to_the_first_events_shows_the_opening_hand(page: Page) -> None:
+def _hand(pg: Page) -> list[int]:
+    return [int(x) for x in pg.locator("#hand .card").evaluate_all(
+        "els => els.map(e => e.dataset.uid)")]
+
+
+def test_time_travel_to_the_first_event_shows_the_opening_hand(page: Page) -> None:
     g = gcs.Game(content(), seed=1)
     with serve(g) as m:
         g.start_battle("jaw_worm")
@@ -155,37 +160,37 @@ def test_time_travel_to_the_first_events_shows_the_opening_hand(page: Page) -> N
         strike = next(c for c in g.hand() if c.card_id == "strike")
         g.try_play_card(strike, g.enemies[0])
         g.end_player_turn()
-        live_hand = [c.uid for c in g.hand()]
         page.goto(m.url)
         expect(page.locator("#turn")).to_have_text("2", timeout=T)
         tab(page, "events")
         rows = page.locator("#events .event-row")
         expect(rows.first).to_have_attribute("data-type", "PhaseChanged", timeout=T)
-        # the battle as it was right after BattleStarted: the opening hand, turn 1
-        page.locator("#events .event-row[data-type=BattleStarted]").first.click()
+        # the first event (NONE -> INITIALIZE) was published by start_battle: the battle as
+        # that call left it is the opening hand on turn 1, never a half-run wave
+        rows.first.click()
         expect(page.locator("#travel-banner")).to_be_visible(timeout=T)
-        page.wait_for_function("document.body.dataset.at !== undefined", timeout=T)
+        page.wait_for_function("document.body.dataset.at === '0'", timeout=T)
         expect(page.locator("#hand .card")).to_have_count(5)
-        assert [int(x) for x in page.locator("#hand .card").evaluate_all(
-            "els => els.map(e => e.dataset.uid)")] == opening
+        assert _hand(page) == opening
         expect(page.locator("#turn")).to_have_text("1")
+        expect(page.locator("#phase-now")).to_have_text("PLAYER_PHASE")
         expect(page.locator("#units-row .unit.enemy .hp")).to_have_text("43/43")
+        expect(page.locator("#events .event-row.wave")).to_have_count(11)  # start_battle's wave
         shot(page, "travel_events")
         tab(page, "pile")
         expect(page.locator("#pile-discard .card")).to_have_count(0)
-        # the very first event: INITIALIZE, nothing drawn yet
+        expect(page.locator("#end-turn")).to_be_hidden()
+        # the Strike's wave: one card fewer, the worm hit, the Strike in Discard
         tab(page, "events")
-        rows.first.click()
-        expect(page.locator("#phase-now")).to_have_text("INITIALIZE", timeout=T)
-        expect(page.locator("#hand .card")).to_have_count(0)
+        page.locator("#events .event-row[data-type=CardPlayed]").first.click()
+        expect(page.locator("#units-row .unit.enemy .hp")).to_have_text("37/43", timeout=T)
+        assert _hand(page) == [u for u in opening if u != strike.uid]
         # live again while the game moves on
         g.end_player_turn()
         page.click("#back-live")
         expect(page.locator("#travel-banner")).to_be_hidden(timeout=T)
         expect(page.locator("#turn")).to_have_text("3", timeout=T)
-        assert live_hand != [c.uid for c in g.hand()]
-        assert [int(x) for x in page.locator("#hand .card").evaluate_all(
-            "els => els.map(e => e.dataset.uid)")] == [c.uid for c in g.hand()]
+        assert _hand(page) == [c.uid for c in g.hand()]
 
 
 def test_watching_never_changes_the_game() -> None:

@@ -1,24 +1,27 @@
 """The monitor's view of a game, taken only on the game's own thread.
 
-``Recorder`` subscribes to every event of a game. At each event it keeps the payload and a
-frozen copy of the battle as it is right then (time travel). The *live* state is copied only
-when the game's thread has returned from a public ``Game`` call, so the page never sees a
-half-run effect wave: on the first event inside a call the recorder arms a profile hook on
-that thread which fires when the outermost ``Game`` method returns (the standard debugger
-mechanism; the game itself is never changed). A thread that drives the game itself (play
-mode) calls ``mark()`` after each call instead. Standard library only.
+``Recorder`` subscribes to every event of a game and keeps its payload. A copy of the game is
+taken only when the game's thread has returned from a public ``Game`` call, so neither the
+live page nor time travel ever sees a half-run effect wave: on the first event inside a call
+the recorder arms a profile hook on that thread which fires when the outermost ``Game``
+method returns (the standard debugger mechanism; the game itself is never changed). Each
+event belongs to the *wave* of the call that published it, and looking back at an event
+shows the battle as that wave left it. A thread that drives the game itself (play mode)
+calls ``mark()`` after each call instead. Standard library only.
 """
 
 from __future__ import annotations
 
 import sys
 import threading
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter
 from types import FrameType
 from typing import Any
 
+from ..battle.state import CardInstance
 from ..events import Event
 from ..game import Game
 from .snapshot import event_data, frozen_copy
@@ -32,29 +35,30 @@ _CALLS = (
     "upgrade_card_in_master_deck", "clear_master_deck", "apply",
 )
 _CODES = frozenset(getattr(Game, n).__code__ for n in _CALLS)
+_card_fields = attrgetter(*CardInstance.__slots__)
 
 
 @dataclass(frozen=True, slots=True)
 class EventRecord:
-    """One published event: its number, type, payload, and the battle right after it."""
+    """One published event: its number, type, payload, and the wave (call) it belongs to."""
 
     seq: int
     type: str
     data: dict[str, Any]
     turn: int
     phase: str
-    copy: Game | None  # None for events published before the monitor was attached
+    wave: int  # the ``version`` of the copy taken when its call returned; -1: before attaching
 
     def to_json(self) -> dict[str, Any]:
         return {"seq": self.seq, "type": self.type, "data": self.data, "turn": self.turn,
-                "phase": self.phase, "travel": self.copy is not None}
+                "phase": self.phase, "wave": self.wave, "travel": self.wave >= 0}
 
 
 class Recorder:
-    """Events with per-event copies, plus the latest consistent copy of the game (``live``)."""
+    """Events, the copies the calls that published them left, and the latest copy (``live``)."""
 
     def __init__(self, game: Game, on_change: Callable[[], None], *, limit: int = 5000,
-                 auto: bool = True) -> None:
+                 waves: int = 1000, auto: bool = True) -> None:
         self.game = game
         self.on_change = on_change
         self.auto = auto
@@ -64,31 +68,33 @@ class Recorder:
         self.version = 0
         self.live: Game = frozen_copy(game)
         self.live_events = 0  # events published up to the live copy
+        self.copies: OrderedDict[int, Game] = OrderedDict()  # wave -> the game as it left it
+        self.max_waves = waves
         self._armed: FrameType | None = None
-        self._hook = self._profile
+        self._prev_cards: dict[int, CardInstance] = {}
         # events published before the monitor was attached: payloads only (no copies)
         for ev in game.event_log[-limit:]:
-            self._append(ev, None)
+            self._append(ev, -1)
         self.live_events = self.next_seq
         self._unsubscribe = game.subscribe(Event, self._on_event)
 
     def close(self) -> None:
         """Stop listening (the game keeps no trace of the monitor)."""
         self._unsubscribe()
-        if self._armed is not None and sys.getprofile() is self._hook:
-            sys.setprofile(None)
+        if self._armed is not None and sys.gettrace() is self._global:
+            sys.settrace(None)
         self._armed = None
 
-    def _append(self, ev: Event, copy: Game | None) -> None:
+    def _append(self, ev: Event, wave: int) -> None:
         g = self.game
         rec = EventRecord(self.next_seq, type(ev).__name__, event_data(ev), g.turn_number,
-                          g.phase.name, copy)
+                          g.phase.name, wave)
         with self.lock:
             self.events.append(rec)
             self.next_seq += 1
 
     def _on_event(self, ev: Event) -> None:
-        self._append(ev, frozen_copy(self.game))
+        self._append(ev, self.version + 1)
         if not self.auto:
             return
         if self._armed is None and not self._arm():
@@ -98,8 +104,8 @@ class Recorder:
 
     def _arm(self) -> bool:
         """Hook the return of the outermost public Game call on this thread; False if none."""
-        if sys.getprofile() is not None:
-            return False
+        if sys.gettrace() is not None or sys.getprofile() is not None:
+            return False  # a debugger, coverage or a profiler owns the hooks
         f: FrameType | None = sys._getframe(1)
         outer = None
         while f is not None:
@@ -109,34 +115,54 @@ class Recorder:
         if outer is None:
             return False
         self._armed = outer
-        sys.setprofile(self._hook)
+        outer.f_trace_lines = False
+        outer.f_trace = self._local
+        sys.settrace(self._global)
         return True
 
-    def _profile(self, frame: FrameType, event: str, arg: Any) -> None:
-        if frame is self._armed and event == "return":
-            sys.setprofile(None)
+    @staticmethod
+    def _global(frame: FrameType, event: str, arg: Any) -> None:
+        return None  # trace no new frame: only the armed one has a local trace function
+
+    def _local(self, frame: FrameType, event: str, arg: Any) -> Any:
+        if event == "return" and frame is self._armed:
+            sys.settrace(None)
+            frame.f_trace = None
             self._armed = None
             self.mark()
+            return None
+        return self._local
 
     def mark(self) -> None:
         """Take the live copy now: call only from the game's thread, between public calls."""
         copy = frozen_copy(self.game)
+        # Copies are never changed: a card equal to the one in the previous copy is shared,
+        # so a long history keeps few objects alive (and the garbage collector stays fast).
+        cards = copy._e.s.cards
+        prev = self._prev_cards
+        for uid, inst in cards.items():
+            p = prev.get(uid)
+            if p is not None and _card_fields(p) == _card_fields(inst):
+                cards[uid] = p
+        self._prev_cards = cards
         with self.lock:
             self.live = copy
             self.live_events = self.next_seq
             self.version += 1
+            self.copies[self.version] = copy
+            if len(self.copies) > self.max_waves:
+                self.copies.popitem(last=False)
         self.on_change()
 
     def copy_at(self, seq: int) -> Game | None:
-        """The battle right after event ``seq`` (None if not recorded or dropped)."""
+        """The battle as the call that published event ``seq`` left it (None if not kept)."""
         with self.lock:
             if not self.events:
                 return None
-            first = self.events[0].seq
-            i = seq - first
+            i = seq - self.events[0].seq
             if not 0 <= i < len(self.events):
                 return None
-            return self.events[i].copy
+            return self.copies.get(self.events[i].wave)
 
     def events_since(self, seq: int) -> list[EventRecord]:
         """The recorded events numbered ``seq`` and later, in order."""

@@ -82,11 +82,12 @@ class Hub:
         rec = self.recorder
         with rec.lock:
             version, copy, upto = rec.version, rec.live, rec.live_events
+            oldest = next(iter(rec.copies), version)
         key = (self.generation, version)
         if self._cache is None or self._cache[:2] != key:
             self._cache = (self.generation, version, {
                 "type": "state", "live": True, "version": version, "events": upto,
-                "generation": self.generation,
+                "generation": self.generation, "oldest_wave": oldest,
                 "state": build(copy)})
         return self._cache[2]
 

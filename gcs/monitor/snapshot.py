@@ -118,8 +118,8 @@ def _lock(game: Game) -> dict[str, Any] | None:
         c = game.pending_choice
         lo, hi = (c.min, c.max) if c else (0, 0)
         return {"kind": "choice", "title": "Choice",
-                "why": f"A Choice holds the effect wave: pick {lo} to {hi} "
-                       f"before anything else can happen."}
+                "why": f"A Choice holds the effect wave: pick {lo if lo == hi else f'{lo} to {hi}'}"
+                       f" before anything else can happen."}
     if kind == "wait":
         return {"kind": "wait", "title": "Wait",
                 "why": f"A Wait holds the effect wave: {s.wait_left:g} s left on the game clock "

@@ -26,7 +26,7 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/ws?token=${encodeURIComponent(token)}`);
   ui.ws = ws;
-  ws.onopen = () => { $("conn").textContent = "live"; $("conn").className = "conn on"; };
+  ws.onopen = () => { $("conn").textContent = "connected"; $("conn").className = "conn on"; };
   ws.onclose = () => {
     $("conn").textContent = "disconnected"; $("conn").className = "conn off";
     setTimeout(connect, 1000);
@@ -89,9 +89,11 @@ function travel(seq) {
   send({ type: "travel", seq });
   renderEvents();
   const e = ui.events.find((x) => x.seq === seq);
+  const wave = e ? ui.events.filter((x) => x.wave === e.wave) : [];
+  const span = wave.length > 1 ? `, events #${wave[0].seq}–#${wave[wave.length - 1].seq}` : "";
   $("travel-text").textContent =
-    `Looking back: the battle right after event #${seq}` + (e ? ` (${e.type}, turn ${e.turn})` : "") +
-    " — read-only";
+    `Looking back at event #${seq}` + (e ? ` (${e.type}, turn ${e.turn})` : "") +
+    `: the battle as the call that published it left it${span} — read-only`;
   $("travel-banner").hidden = false;
   document.body.classList.add("past");
 }
@@ -191,7 +193,11 @@ function draw(s) {
   $("hand").innerHTML = s.piles.hand.map((uid, i) =>
     cardHtml(s.cards[uid], { attrs: `data-index="${i}"`, cls: i === sel ? "selected" : "" })).join("")
     || '<span class="muted">hand is empty</span>';
-  $("end-turn").disabled = !play || !s.active;
+  // the seed's UI checks: while a Choice, Wait or Gate holds the wave (or outside PlayerPhase)
+  // the hand and End Turn are masked
+  const open = s.active && s.phase === "PLAYER_PHASE" && !s.lock && !s.rewards;
+  $("hand").classList.toggle("locked", !open);
+  $("end-turn").disabled = !play || !open;
   $("end-turn").hidden = ui.mode !== "play";
 
   const ch = $("choice");
@@ -200,7 +206,8 @@ function draw(s) {
     const key = JSON.stringify(s.choice);
     if (key !== ui.choiceKey) { ui.choiceKey = key; ui.picked = new Set(); }
     $("choice-prompt").textContent = s.choice.prompt || "Choose";
-    $("choice-range").textContent = `(pick ${s.choice.min} to ${s.choice.max})`;
+    $("choice-range").textContent = s.choice.min === s.choice.max
+      ? `(pick ${s.choice.min})` : `(pick ${s.choice.min} to ${s.choice.max})`;
     $("choice-cands").innerHTML = s.choice.candidates.map((c, i) => {
       const pick = `data-cand="${i}"`;
       const cls = "pickable" + (ui.picked.has(i) ? " picked" : "");
@@ -300,6 +307,7 @@ function flashMoved(s, prev) {
 }
 
 function renderEvents() {
+  if (!$("tab-events").classList.contains("on")) return; // drawn when its tab opens
   const sel = $("event-type");
   const cur = sel.value;
   const types = [...ui.types].sort();
@@ -309,11 +317,15 @@ function renderEvents() {
   }
   const shown = ui.events.filter((e) => !sel.value || e.type === sel.value);
   const tail = shown.slice(-2000);
+  const at = ui.past === null ? null : ui.events.find((x) => x.seq === ui.past);
+  const pastWave = at ? at.wave : null;
   $("event-count").textContent = `${shown.length} events` + (tail.length < shown.length ? " (last 2000 shown)" : "");
   $("events").innerHTML = tail.map((e) => {
     const data = Object.entries(e.data).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" ");
-    const cls = "event-row" + (e.travel ? "" : " norec") + (ui.past === e.seq ? " at" : "");
-    return `<div class="${cls}" data-seq="${e.seq}" data-type="${esc(e.type)}" title="${e.travel ? "see the battle right after this event" : "published before the monitor was attached"}">
+    const kept = e.travel && (!ui.live || e.wave >= ui.live.oldest_wave);
+    const cls = "event-row" + (kept ? "" : " norec") + (ui.past === e.seq ? " at" : "")
+      + (pastWave !== null && e.wave === pastWave && ui.past !== e.seq ? " wave" : "");
+    return `<div class="${cls}" data-seq="${e.seq}" data-type="${esc(e.type)}" title="${kept ? "see the battle as the call that published this event left it" : "no recorded state (before the monitor was attached, or too old)"}">
       <span>#${e.seq}</span><span>t${e.turn}</span><span class="et">${esc(e.type)}</span><span>${esc(data)}</span></div>`;
   }).join("");
 }
@@ -330,6 +342,7 @@ document.addEventListener("click", (ev) => {
   if (t.dataset.tab) {
     document.querySelectorAll("#tabs button").forEach((b) => b.classList.toggle("on", b === t));
     document.querySelectorAll(".tab").forEach((x) => x.classList.toggle("on", x.id === "tab-" + t.dataset.tab));
+    renderEvents();
     return;
   }
   if (t.classList.contains("event-row")) {
