@@ -353,3 +353,37 @@ def test_command_refuses_an_unknown_encounter() -> None:
     from gcs.monitor.command import main
 
     assert main(["--encounter", "no_such_thing"]) == 2
+
+
+# ---------------------------------------------------------------- play mode without a page
+
+
+def test_play_session_refuses_illegal_actions_and_starts_a_new_run_after_a_loss(
+        tmp_path: Path) -> None:
+    from gcs.monitor.server import Hub
+
+    save = tmp_path / "r.json"
+    session = PlaySession(content(), "jaw_worm", 4, deck=["defend"] * 5, save=save)
+    hub = Hub(session.game, session)  # no server: nothing is pushed
+    session.begin()
+    before = session.game.to_json()
+    reply = hub.handle({"type": "act", "action": "play 9"})
+    assert reply is not None and reply["type"] == "refused"
+    assert "hand index 9 out of range" in reply["error"]
+    assert session.game.to_json() == before
+    assert hub.handle({"type": "next"}) == {
+        "type": "refused", "action": "next",
+        "error": "a battle is still going on: finish it first"}
+    while session.game.is_battle_active:
+        assert hub.handle({"type": "act", "action": "end"}) == {"type": "ok", "action": "end"}
+    assert session.lost
+    data = json.loads(save.read_text())
+    assert data["won"] is False and set(data["actions"]) == {"end"}
+    assert replay(content(), data).last_result is False
+    old = session.game
+    assert hub.handle({"type": "next", "encounter": "cultist"}) == {"type": "ok", "action": "next"}
+    assert session.game is not old and hub.generation == 1 and hub.recorder.game is session.game
+    assert session.game.is_battle_active and session.game.run_hp[0] > 0
+    assert hub.handle({"type": "next", "encounter": 3})["type"] == "error"  # type: ignore[index]
+    assert json.loads(save.read_text()) == data
+    hub.recorder.close()

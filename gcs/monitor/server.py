@@ -242,10 +242,14 @@ class Monitor:
 
             raise GameError(f"serve() needs a gcs.Game, got {type(game).__name__}")
         self.token = secrets.token_urlsafe(16)
-        self.hub = Hub(game, session)
         sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, port))
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((host, port))
+        except OSError:
+            sock.close()
+            raise
+        self.hub = Hub(game, session)  # subscribes on the caller's (the game's) thread
         self.host = host
         self.port: int = sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
@@ -257,6 +261,7 @@ class Monitor:
                                         name=f"gcs-monitor-{self.port}", daemon=True)
         self._thread.start()
         if not self._server.ready.wait(10):
+            self.close()
             raise RuntimeError("the monitor's web server did not start within 10 s")
         self.hub.loop = self._server.loop
         self.hub.changed()

@@ -230,10 +230,16 @@ function draw(s) {
   $("next-title").textContent = s.result ? "Battle won: on to the next battle" : "Battle lost: start a new run";
   $("next-battle").disabled = !play;
 
-  drawPhase(s);
-  drawPiles(s);
-  drawUnits(s);
+  drawTabs(s);
   flashMoved(s, prev);
+}
+
+// only the open tab is drawn (the others when they open): less work per pushed state
+function drawTabs(s) {
+  const on = (name) => $("tab-" + name).classList.contains("on");
+  if (on("phase")) drawPhase(s);
+  if (on("pile")) drawPiles(s);
+  if (on("units")) drawUnits(s);
 }
 
 function drawPhase(s) {
@@ -343,6 +349,7 @@ document.addEventListener("click", (ev) => {
     document.querySelectorAll("#tabs button").forEach((b) => b.classList.toggle("on", b === t));
     document.querySelectorAll(".tab").forEach((x) => x.classList.toggle("on", x.id === "tab-" + t.dataset.tab));
     renderEvents();
+    if (ui.shown) drawTabs(ui.shown);
     return;
   }
   if (t.classList.contains("event-row")) {
