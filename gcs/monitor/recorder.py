@@ -17,7 +17,6 @@ import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from operator import attrgetter
 from types import FrameType
 from typing import Any
 
@@ -35,7 +34,6 @@ _CALLS = (
     "upgrade_card_in_master_deck", "clear_master_deck", "apply",
 )
 _CODES = frozenset(getattr(Game, n).__code__ for n in _CALLS)
-_card_fields = attrgetter(*CardInstance.__slots__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +140,7 @@ class Recorder:
         prev = self._prev_cards
         for uid, inst in cards.items():
             p = prev.get(uid)
-            if p is not None and _card_fields(p) == _card_fields(inst):
+            if p is not None and p.base is inst.base and p.to_list() == inst.to_list():
                 cards[uid] = p
         self._prev_cards = cards
         with self.lock:
