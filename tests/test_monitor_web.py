@@ -5,6 +5,8 @@ safety (token, malformed messages). Screenshots of each tab go to build/artifact
 from __future__ import annotations
 
 import json
+import re
+import select
 import subprocess
 import sys
 import urllib.error
@@ -95,7 +97,9 @@ def test_watch_play_strike_from_python_updates_hp_and_discard(page: Page) -> Non
         strike = next(c for c in g.hand() if c.card_id == "strike")
         assert g.try_play_card(strike, g.enemies[0])  # the user's thread drives the game
         expect(enemy.locator(".hp")).to_have_text("37/43", timeout=T)
-        expect(page.locator(f"#pile-discard .card[data-uid='{strike.uid}']")).to_have_count(1)
+        moved = page.locator(f"#pile-discard .card[data-uid='{strike.uid}']")
+        expect(moved).to_have_count(1)
+        expect(moved).to_have_class(re.compile("moved"))  # a card that moved flashes
         expect(page.locator(f"#hand .card[data-uid='{strike.uid}']")).to_have_count(0)
         expect(page.locator("#energy")).to_have_text("2/3")
         for name in ("phase", "pile", "units", "events"):
@@ -145,6 +149,31 @@ def test_watch_choice_locks_input_and_says_why(page: Page) -> None:
         g.choose([0])
         expect(page.locator("#lock-banner")).to_be_hidden(timeout=T)
         expect(page.locator("#hand .card.upgraded")).to_have_count(1)
+
+
+def test_watch_wait_and_animation_gate_banners(page: Page) -> None:
+    from flow_support import card, seq, start
+
+    from gcs.flow import nodes as N
+
+    g = start(card("slow", 0, on_play=seq(N.Wait(1.5), N.AnimationGate("swing"))))
+    with serve(g) as m:
+        inst = g.add_card_to_hand("slow")
+        page.goto(m.url)
+        expect(page.locator(f"#hand .card[data-uid='{inst.uid}']")).to_have_count(1, timeout=T)
+        expect(page.locator("#lock-banner")).to_be_hidden()
+        assert g.try_play_card(inst)
+        expect(page.locator("#lock-title")).to_have_text("Wait:", timeout=T)
+        expect(page.locator("#lock-why")).to_contain_text("after 1.5 s more")
+        expect(page.locator("#phase-allowed")).to_have_text("nothing: the Wait holds the effect wave")
+        expect(page.locator("#hand")).to_have_class(re.compile("locked"))
+        g.advance_time(1.5)
+        expect(page.locator("#lock-title")).to_have_text("Animation Gate:", timeout=T)
+        expect(page.locator("#lock-why")).to_contain_text("'swing'")
+        shot(page, "watch_gate")
+        g.complete_animation("swing")
+        expect(page.locator("#lock-banner")).to_be_hidden(timeout=T)
+        expect(page.locator("#hand")).not_to_have_class(re.compile("locked"))
 
 
 def _hand(pg: Page) -> list[int]:
@@ -337,6 +366,8 @@ def test_command_prints_the_url_first_and_serves_play_mode() -> None:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     try:
         assert proc.stdout is not None
+        ready, _, _ = select.select([proc.stdout], [], [], 30)
+        assert ready, "the command printed nothing within 30 s"
         url = proc.stdout.readline().strip()
         assert url.startswith("http://127.0.0.1:") and "/?token=" in url
         with urllib.request.urlopen(url, timeout=5) as r:

@@ -118,16 +118,14 @@ def _lock(game: Game) -> dict[str, Any] | None:
         c = game.pending_choice
         lo, hi = (c.min, c.max) if c else (0, 0)
         return {"kind": "choice", "title": "Choice",
-                "why": f"A Choice holds the effect wave: pick {lo if lo == hi else f'{lo} to {hi}'}"
-                       f" before anything else can happen."}
+                "why": f"the effect wave waits for an answer (pick {lo if lo == hi else f'{lo} to {hi}'})."}
     if kind == "wait":
         return {"kind": "wait", "title": "Wait",
-                "why": f"A Wait holds the effect wave: {s.wait_left:g} s left on the game clock "
+                "why": f"the effect wave resumes after {s.wait_left:g} s more on the game clock "
                        f"(advance_time)."}
     if kind == "gate":
         return {"kind": "gate", "title": "Animation Gate",
-                "why": f"Animation Gate '{s.gate}' holds the effect wave until "
-                       f"complete_animation."}
+                "why": f"'{s.gate}' holds the effect wave until complete_animation opens it."}
     return None
 
 
@@ -162,6 +160,8 @@ def build(game: Game, *, legal: bool = True) -> dict[str, Any]:
         allowed = "play cards or end the turn"
     elif lock is not None and lock["kind"] == "choice":
         allowed = "answer the Choice"
+    elif lock is not None:
+        allowed = f"nothing: the {lock['title']} holds the effect wave"
     elif game.is_waiting_for_reward:
         allowed = "take a reward or skip"
     elif not s.active and game.last_result is not None:
