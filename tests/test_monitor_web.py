@@ -82,6 +82,9 @@ def test_import_gcs_monitor_needs_no_web_stack() -> None:
             "print(sorted(m for m in ('starlette', 'uvicorn', 'websockets') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+    import gcs.monitor
+
+    assert gcs.monitor.Monitor is Monitor
 
 
 def test_watch_play_strike_from_python_updates_hp_and_discard(page: Page) -> None:

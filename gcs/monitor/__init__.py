@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from ..game import Game
     from .server import Monitor
 
-__all__ = ["render", "serve"]
+__all__ = ["Monitor", "render", "serve"]
 
 
 def serve(game: Game, host: str = "127.0.0.1", port: int = 0) -> Monitor:
@@ -22,3 +22,12 @@ def serve(game: Game, host: str = "127.0.0.1", port: int = 0) -> Monitor:
     from .server import watch
 
     return watch(game, host=host, port=port)
+
+
+def __getattr__(name: str) -> object:
+    """``gcs.monitor.Monitor`` (the running server's handle), imported on first use."""
+    if name == "Monitor":
+        from .server import Monitor
+
+        return Monitor
+    raise AttributeError(f"module 'gcs.monitor' has no attribute {name!r}")

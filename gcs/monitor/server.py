@@ -174,8 +174,8 @@ def _app(hub: Hub, token: str) -> Starlette:
                 reply = _answer(hub, m.get("text"), m.get("bytes"))
                 await ws.send_text(json.dumps(reply))
                 wake.set()  # a play changed the game: push it now
-        except WebSocketDisconnect:
-            pass
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass  # the page went away
         finally:
             hub.wakes.discard(wake)
             pusher.cancel()
@@ -228,8 +228,8 @@ async def _push(ws: WebSocket, hub: Hub, wake: asyncio.Event) -> None:
                 await ws.send_text(json.dumps(state))
             await wake.wait()
             wake.clear()
-    except (WebSocketDisconnect, RuntimeError):
-        pass
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass  # the page went away
 
 
 class Monitor:
