@@ -267,6 +267,7 @@ def test_malformed_messages_get_an_error_and_the_server_keeps_serving(page: Page
             "not json", "[1, 2]", '{"no": "type"}', '{"type": "travel", "seq": "x"}',
             '{"type": "travel", "seq": 99999}', '{"type": "act", "action": "play 0 @e0"}',
             '{"type": "next"}', b"\x00\x01binary", "x" * 100_000, '{"type": "travel"',
+            "[" * 8000 + "]" * 8000, '{"type": "act", "action": ["play", 0]}', "null",
         ]
         for msg in hostile:
             c.send(msg)

@@ -195,7 +195,7 @@ def _answer(hub: Hub, text: str | None, data: bytes | None) -> dict[str, Any]:
         return {"type": "error", "error": f"message longer than {MAX_MESSAGE} characters"}
     try:
         msg = json.loads(text)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         return {"type": "error", "error": f"not JSON: {exc}"}
     if not isinstance(msg, dict):
         return {"type": "error", "error": "a message is a JSON object with a 'type'"}
