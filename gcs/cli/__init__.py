@@ -1,0 +1,20 @@
+"""The ``gcs`` command line on typer + rich: one module per command group (see ``COMMANDS``).
+
+Adding a command is one module with ``register(app)``, listed in ``COMMANDS``; a command that
+hands its raw arguments to another ``main(argv) -> int`` is one ``forward(...)`` call.
+"""
+
+from __future__ import annotations
+
+from .app import EXIT_CODES, app, forward, main
+from .cmd_battle import register as _battle
+from .cmd_content import register as _content
+from .cmd_replay import register as _replay
+from .cmd_report import register as _report
+from .cmd_simulate import register as _simulate
+
+COMMANDS = (_simulate, _battle, _replay, _report, _content)
+for _register in COMMANDS:
+    _register(app)
+
+__all__ = ["EXIT_CODES", "app", "forward", "main"]
