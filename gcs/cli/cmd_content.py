@@ -8,6 +8,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from ..content.defs import GameCard
 from .common import Pack, console, load_pack
 
 
@@ -44,18 +45,33 @@ def cards(query: Annotated[str | None, typer.Argument(
         c = content.cards[cid]
         kws = ", ".join(sorted(k.value for k in c.keywords))
         cost = "X" if c.x_cost else str(c.cost)
-        fields = (c.id, c.name, c.type.value, kws, c.text, c.rarity.value)
+        fields = (c.id, c.name, c.type.value, kws, card_text(c), c.rarity.value)
         if q and not any(q in f.lower() for f in fields):
             continue
         shown += 1
         t.add_row(escape(c.id), escape(c.name), cost, c.type.value, c.rarity.value, escape(kws),
-                  escape(c.text))
+                  escape(card_text(c)))
     con = console()
     if not shown:
         con.print(f"no card matches {query!r} in pack {content.pack_id!r}")
         raise typer.Exit(2)
     con.print(t)
     con.print(f"{shown} of {len(content.cards)} cards")
+
+
+class _Keep(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def card_text(card: GameCard) -> str:
+    """The card's text with its numbers filled in (``Deal 6 damage.``)."""
+    values = _Keep({k: str(v) for k, v in card.numbers.items()})
+    values["cost"] = "X" if card.x_cost else str(card.cost)
+    try:
+        return card.text.format_map(values)
+    except (ValueError, IndexError):
+        return card.text
 
 
 def encounters(pack: Pack = None) -> None:

@@ -33,16 +33,17 @@ def _pick_row(path: Path, battle: int | None, row: int | None, encounter: str | 
         raise GameError("with --from give exactly one of --battle K or --row N")
     if row is not None:
         return row_at(path, row)
-    hits = [r for r in read_rows(path) if r["battle"] == battle
+    hits = [(n, r) for n, r in enumerate(read_rows(path)) if r["battle"] == battle
             and (encounter is None or r["encounter"] == encounter)]
     if not hits:
         raise GameError(f"{path} has no row for battle {battle}"
                         + (f" of encounter {encounter!r}" if encounter else ""))
     if len(hits) > 1:
-        which = ", ".join(sorted({f"{r['encounter']} (deck {r['deck'] or 'starter'})" for r in hits}))
-        raise GameError(f"battle {battle} is in {len(hits)} rows of {path} ({which}): add "
-                        "--encounter, or pick one with --row N")
-    return hits[0]
+        which = "; ".join(f"row {n}: {r['encounter']}, deck {r['deck'] or 'starter'}"
+                          for n, r in hits[:10])
+        raise GameError(f"battle {battle} is in {len(hits)} rows of {path} ({which}): pick one "
+                        "with --row N (or narrow it with --encounter)")
+    return hits[0][1]
 
 
 def _rerun(path: Path, battle: int | None, row: int | None, encounter: str | None,
