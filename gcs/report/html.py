@@ -33,10 +33,24 @@ def _plotly() -> Any:
     return go
 
 
-def _hist(counts: dict[int, int]) -> tuple[list[int], list[float]]:
+_PALETTE = ("#636efa", "#ef553b", "#00cc96", "#ab63fa", "#ffa15a", "#19d3f3", "#ff6692",
+            "#b6e880", "#ff97ff", "#fecb52")
+HP_BIN = 5
+
+
+def _colour(i: int) -> str:
+    return _PALETTE[i % len(_PALETTE)]
+
+
+def _hist(counts: dict[int, int], width: int = 1) -> tuple[list[float], list[float]]:
+    """Shares of battles per bin of ``width`` (x: the bin's centre)."""
     n = max(1, sum(counts.values()))
-    keys = sorted(counts)
-    return keys, [counts[k] / n for k in keys]
+    bins: dict[int, int] = {}
+    for k, v in counts.items():
+        b = k // width * width
+        bins[b] = bins.get(b, 0) + v
+    keys = sorted(bins)
+    return [k + (width - 1) / 2 for k in keys], [bins[k] / n for k in keys]
 
 
 def _err(values: list[float | None], cis: list[tuple[float, float]]) -> dict[str, Any]:
@@ -57,7 +71,8 @@ def figures(agg: Aggregate) -> list[tuple[str, str, Any]]:
     rates = [g.win_rate() for g in groups]
     fig = go.Figure(go.Bar(x=labels, y=[r[0] for r in rates], name="win rate",
                            error_y=_err([r[0] for r in rates], [(r[1], r[2]) for r in rates]),
-                           text=[f"{r[0]:.1%}" for r in rates], textposition="outside",
+                           text=[f"{r[0]:.1%}" for r in rates], textposition="inside",
+                           marker={"color": [_colour(i) for i in range(len(groups))]},
                            customdata=[[g.battles, g.wins] for g in groups],
                            hovertemplate="%{x}<br>win rate %{y:.2%}<br>%{customdata[1]} of "
                                          "%{customdata[0]} won<extra></extra>"))
@@ -65,35 +80,37 @@ def figures(agg: Aggregate) -> list[tuple[str, str, Any]]:
                       "range": [0, 1.05]}, **layout)
     out.append((CHARTS[0], "Win rate", fig))
 
-    for cid, title, attr in ((CHARTS[1], "Turns per battle", "turns"),
-                             (CHARTS[2], "HP left when won", "hp_left_won")):
+    for cid, title, attr, width, axis in (
+            (CHARTS[1], "Turns per battle", "turns", 1, "turns"),
+            (CHARTS[2], "HP left when won", "hp_left_won", HP_BIN, f"HP left ({HP_BIN}-HP bins)")):
         fig = go.Figure()
-        for g in groups:
-            x, y = _hist(getattr(g, attr))
-            fig.add_trace(go.Bar(x=x, y=y, name=g.label))
+        for i, g in enumerate(groups):
+            x, y = _hist(getattr(g, attr), width)
+            fig.add_trace(go.Bar(x=x, y=y, name=g.label, marker={"color": _colour(i)}))
         fig.update_layout(title=f"{title} (share of battles)", yaxis={"tickformat": ".0%"},
-                          xaxis={"title": title.split(" ")[0].lower() if attr == "turns" else "HP"},
-                          **layout)
+                          xaxis={"title": axis}, **layout)
         out.append((cid, title, fig))
 
     for cid, title, key in ((CHARTS[3], "Plays per battle, by card", "plays_per_battle"),
                             (CHARTS[4], "Damage per battle, by card", "damage_per_battle")):
         fig = go.Figure()
-        for g in groups:
+        for i, g in enumerate(groups):
             rows = g.card_rows()
             fig.add_trace(go.Bar(x=[r["card"] for r in rows], y=[r[key] for r in rows],
-                                 name=g.label))
+                                 name=g.label, marker={"color": _colour(i)}))
         fig.update_layout(title=title, **layout)
         out.append((cid, title, fig))
 
     fig = go.Figure()
-    for g in groups:
+    for i, g in enumerate(groups):
         rows = g.card_rows()
         cards = [r["card"] for r in rows]
         for which, name in (("played", "played"), ("not_played", "not played")):
             vals = [r[f"win_rate_{which}"] for r in rows]
             fig.add_trace(go.Bar(
                 x=cards, y=[v if v is not None else 0 for v in vals],
+                marker={"color": _colour(i), "pattern": {"shape": "" if which == "played" else "/"},
+                        "opacity": 1.0 if which == "played" else 0.55},
                 name=f"{g.label}: {name}" if len(groups) > 1 else name,
                 error_y=_err(vals, [r[f"ci_{which}"] for r in rows]),
                 customdata=[r[f"battles_{which}"] for r in rows],
