@@ -175,3 +175,29 @@ def test_a_results_file_with_an_unknown_suffix_is_refused(tmp_path: Path, capsys
     assert code == 2 and ".csv, .jsonl or .parquet" in err
     with pytest.raises(ResultsError):
         open_writer(tmp_path / "x.xlsx")
+
+
+def test_ctrl_c_exits_130_and_says_how_to_resume(tmp_path: Path, capsys: Capsys,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import gcs.sim.sweep as sweep_mod
+
+    real = sweep_mod.run_rows
+    calls = []
+
+    def interrupted(*args: object) -> object:
+        calls.append(args)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sweep_mod, "run_rows", interrupted)
+    path = tmp_path / "rows.jsonl"
+    args = ["simulate", "--encounter", "jaw_worm", "--battles", "30", "--chunk", "5", "--out",
+            str(path), "--quiet"]
+    code, _, err = run_cli(capsys, *args)
+    assert code == 130
+    assert f"{path} holds 10 rows: run the same command with --resume to finish" in " ".join(err.split())
+    monkeypatch.setattr(sweep_mod, "run_rows", real)
+    code, _, err = run_cli(capsys, *args, "--resume")
+    assert code == 0, err
+    assert [r["battle"] for r in read_rows(path)] == list(range(30))
