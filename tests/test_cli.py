@@ -359,13 +359,22 @@ def test_cli_a_forwarding_command_passes_raw_arguments(capsys: Capsys) -> None:
         seen.append(argv)
         return 5
 
-    forward(target, "forward-probe", help="test only")
+    forward(app, "forward-probe", target, help="test only")
+    forward(app, "forward-lazy", f"{__name__}:_probe_main", help="test only")
     try:
         code, _, _ = run_cli(capsys, "forward-probe", "--encounter", "x", "--unknown", "-v", "pos")
         assert code == 5 and seen == [["--encounter", "x", "--unknown", "-v", "pos"]]
         code, _, _ = run_cli(capsys, "forward-probe", "--help")
         assert code == 5 and seen[-1] == ["--help"]
+        code, out, _ = run_cli(capsys, "forward-lazy", "--port", "0")
+        assert code == 0 and out == "probe ['--port', '0']\n"
     finally:
         app.registered_commands[:] = [c for c in app.registered_commands
-                                      if c.name != "forward-probe"]
+                                      if c.name not in ("forward-probe", "forward-lazy")]
     assert isinstance(app, typer.Typer)
+
+
+def _probe_main(argv: list[str]) -> int:
+    """A ``main(argv)`` for the lazy forwarding test."""
+    print("probe", argv)
+    return 0

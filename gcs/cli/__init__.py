@@ -1,7 +1,11 @@
 """The ``gcs`` command line on typer + rich: one module per command group (see ``COMMANDS``).
 
-Adding a command is one module with ``register(app)``, listed in ``COMMANDS``; a command that
-hands its raw arguments to another ``main(argv) -> int`` is one ``forward(...)`` call.
+Adding a command is one module with ``register(app)``, listed in ``COMMANDS``. A command that
+hands its raw arguments to another ``main(argv) -> int`` is one ``forward`` call, e.g. a
+``cmd_monitor.py`` holding::
+
+    def register(app: typer.Typer) -> None:
+        forward(app, "monitor", "gcs.monitor.command:main", help="serve the Game Card Monitor")
 """
 
 from __future__ import annotations

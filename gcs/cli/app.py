@@ -68,9 +68,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def forward(target: str | Callable[[list[str]], int], name: str, help: str) -> None:
-    """Add the command ``name`` that passes its raw arguments to ``target(argv) -> int``
-    (a callable or ``"module:function"``, imported only when the command runs)."""
+def forward(app: typer.Typer, name: str, target: str | Callable[[list[str]], int],
+            help: str) -> None:
+    """Add the command ``name`` to ``app`` that passes its raw arguments (options, ``--help``
+    and all) to ``target(argv) -> int``: a callable, or ``"module:function"`` imported only when
+    the command runs (so an extra's dependencies load only then)."""
 
     @app.command(name, help=help, add_help_option=False, context_settings={
         "allow_extra_args": True, "ignore_unknown_options": True})
