@@ -64,6 +64,8 @@ def simulate_command(
     from ..sim.sweep import Sweep, count_rows, run_sweep
 
     content = load_pack(pack)
+    if pack is not None:  # workers (other processes, Ray nodes) may start in another directory
+        pack = str(Path(pack).resolve())
     encounters = [x.strip() for e in encounter for x in e.split(",") if x.strip()]
     for enc in encounters:
         check_encounter(content, enc)

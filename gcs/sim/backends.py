@@ -8,9 +8,11 @@ results never depend on the backend or the number of workers.
 from __future__ import annotations
 
 import logging
+import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from pathlib import Path
 from typing import Any, Protocol
 
 from ..errors import GameError
@@ -75,11 +77,19 @@ class RayBackend:
         self.ray: Any = ray
         self.owned = not ray.is_initialized()
         if self.owned:
+            # Ray puts the driver's working directory first on its workers' sys.path: start it
+            # from the directory holding the gcs package this process runs, so that workers on
+            # this machine import the same engine (say, the compiled build/fast), not a source
+            # checkout that happens to be the working directory.
+            here = os.getcwd()
+            os.chdir(Path(__file__).resolve().parent.parent.parent)
             try:
                 ray.init(address=address, include_dashboard=False, log_to_driver=False,
                          logging_level=logging.ERROR, configure_logging=True)
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 raise BackendError(f"cannot connect to the Ray cluster at {address!r}: {exc}") from exc
+            finally:
+                os.chdir(here)
         cpus = int(self.ray.cluster_resources().get("CPU", 1))
         self.workers = workers if workers > 1 else max(1, cpus)
         self.remote: dict[Callable[..., Any], Any] = {}
