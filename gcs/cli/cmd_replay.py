@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import GameError
+from ..sim.jobs import parse_deck
 from .common import Character, Pack, Policy, Seed, check_character, check_encounter, load_pack, resolve_policy
 
 From = Annotated[Path | None, typer.Option("--from", help="a results file written by simulate --out")]
@@ -48,7 +49,7 @@ def _pick_row(path: Path, battle: int | None, row: int | None, encounter: str | 
 
 def _rerun(path: Path, battle: int | None, row: int | None, encounter: str | None,
            pack: str | None) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
-    from ..sim.jobs import Job, parse_deck, play_row
+    from ..sim.jobs import Job, play_row
 
     want = _pick_row(path, battle, row, encounter)
     content = load_pack(pack)
@@ -71,8 +72,9 @@ def record(encounter: RowEncounter = None, seed: Seed = 1, policy: Policy = "ran
     if from_file is not None:
         want, got, actions = _rerun(from_file, battle, row, encounter, pack)
         _same(want, got)
+        deck = parse_deck(want["deck"])
         data = replay_data(load_pack(pack), want["seed"], want["encounter"], actions,
-                           deck=list(parse(want["deck"])) or None, character=want["character"] or None)
+                           deck=list(deck) if deck else None, character=want["character"] or None)
     else:
         if encounter is None:
             raise typer.BadParameter("give --encounter ID (or --from FILE --battle K)",
@@ -92,13 +94,6 @@ def record(encounter: RowEncounter = None, seed: Seed = 1, policy: Policy = "ran
         fh.write(text + "\n")
     print(f"recorded {len(data['actions'])} actions, "
           f"{'won' if data['won'] else 'lost'} in {data['turns']} turns -> {out}")
-
-
-def parse(deck: str) -> tuple[str, ...]:
-    """A row's deck column as card ids (empty: the starting deck)."""
-    from ..sim.jobs import parse_deck
-
-    return parse_deck(deck) or ()
 
 
 _CHECKED = ("won", "unfinished", "turns", "hp_left", "damage_taken", "actions", "plays", "damage")

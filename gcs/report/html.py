@@ -72,6 +72,7 @@ def figures(agg: Aggregate) -> list[tuple[str, str, Any]]:
     fig = go.Figure(go.Bar(x=labels, y=[r[0] for r in rates], name="win rate",
                            error_y=_err([r[0] for r in rates], [(r[1], r[2]) for r in rates]),
                            text=[f"{r[0]:.1%}" for r in rates], textposition="inside",
+                           insidetextanchor="middle",
                            marker={"color": [_colour(i) for i in range(len(groups))]},
                            customdata=[[g.battles, g.wins] for g in groups],
                            hovertemplate="%{x}<br>win rate %{y:.2%}<br>%{customdata[1]} of "
@@ -161,6 +162,7 @@ body { font-family: system-ui, sans-serif; margin: 24px; color: #222; }
 table { border-collapse: collapse; margin: 8px 0 24px; font-size: 14px; }
 th, td { border: 1px solid #ddd; padding: 4px 8px; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
+table.summary td:nth-child(2), table.summary th:nth-child(2) { text-align: left; }
 th { background: #f4f4f4; }
 .chart { min-height: 420px; margin-bottom: 16px; }
 """

@@ -138,6 +138,8 @@ def parse_deck(text: str | None) -> tuple[str, ...] | None:
         if not part:
             continue
         name, _, count = part.partition("*")
+        if count and not count.strip().isdigit():
+            raise ValueError(f"bad deck entry {part!r}: the count after '*' is a whole number")
         out.extend([name.strip()] * (int(count) if count else 1))
     return tuple(out)
 
