@@ -231,3 +231,159 @@ def test_cli_validate_a_broken_copy_lists_every_problem_with_file_and_line(
 def test_cli_validate_a_missing_path_exits_1(tmp_path: Path, capsys: Capsys) -> None:
     code, out, _ = run_cli(capsys, "validate", str(tmp_path / "nothing"))
     assert code == 1 and "no such file or directory" in out
+
+
+# ---------------------------------------------------------------- typer + rich surface
+def test_cli_version_names_the_package_version_and_engine(capsys: Capsys) -> None:
+    code, out, _ = run_cli(capsys, "--version")
+    assert code == 0 and out == f"gcs {gcs.__version__} ({gcs.engine_kind()} engine)\n"
+
+
+def test_cli_help_lists_every_command_and_the_exit_codes(capsys: Capsys) -> None:
+    from gcs.cli import EXIT_CODES
+
+    code, out, _ = run_cli(capsys, "--help")
+    assert code == 0
+    for cmd in ("simulate", "demo", "play", "run", "record", "replay", "report", "validate",
+                "cards", "encounters"):
+        assert re.search(rf"\b{cmd}\b", out), cmd
+    flat = " ".join(out.replace("│", " ").split())
+    assert "Exit codes:" in flat
+    for k, v in EXIT_CODES.items():
+        assert f"{k} {' '.join(v.split())}" in flat, (k, v)
+
+
+def test_cli_a_usage_error_exits_2(capsys: Capsys) -> None:
+    code, _, err = run_cli(capsys, "simulate", "--battles", "3")
+    assert code == 2 and "--encounter" in err
+    code, _, err = run_cli(capsys, "simulate", "--encounter", "jaw_worm", "--battles", "0")
+    assert code == 2 and "--battles" in err
+
+
+@pytest.mark.parametrize(("args", "kind", "wrong", "meant"), [
+    (("simulate", "--encounter", "jaw_wrom", "--battles", "3"), "encounter", "jaw_wrom", "jaw_worm"),
+    (("demo", "--encounter", "cultst"), "encounter", "cultst", "cultist"),
+    (("record", "--encounter", "two_lousse"), "encounter", "two_lousse", "two_louses"),
+    (("simulate", "--encounter", "jaw_worm", "--deck", "strike*5,defnd*4"), "card", "defnd", "defend"),
+    (("simulate", "--encounter", "jaw_worm", "--policy", "gredy"), "policy", "gredy", "greedy"),
+])
+def test_cli_unknown_ids_say_did_you_mean_and_list_the_valid_ones(
+        capsys: Capsys, args: tuple[str, ...], kind: str, wrong: str, meant: str) -> None:
+    code, out, err = run_cli(capsys, *args)
+    assert code == 2 and out == ""
+    assert err.startswith(f"error: unknown {kind} {wrong!r}; did you mean {meant!r}")
+    if kind == "encounter":
+        for eid in gcs.builtin_content().encounters:
+            assert eid in err
+
+
+def test_cli_cards_lists_cost_type_keywords_and_filled_in_text(capsys: Capsys) -> None:
+    code, out, _ = run_cli(capsys, "cards")
+    assert code == 0
+    c = gcs.builtin_content()
+    assert out.rstrip().endswith(f"{len(c.cards)} of {len(c.cards)} cards")
+    line = next(x for x in out.splitlines() if " bash " in x)
+    assert "Bash" in line and " 2 " in line and "attack" in line and "Deal 8 damage" in line
+    code, out, _ = run_cli(capsys, "cards", "exhaust")
+    assert code == 0
+    ids = [x.split()[1] for x in out.splitlines() if x.startswith("│ ") and x.split()[1] != "│"]
+    assert "true_grit" in ids and "strike" not in ids
+    assert "Exhaust" in out and re.search(r"\d+ of 80 cards", out)
+    code, _, _ = run_cli(capsys, "cards", "no such card text")
+    assert code == 2
+
+
+def test_cli_encounters_lists_enemies_with_hp_and_moves(capsys: Capsys) -> None:
+    code, out, _ = run_cli(capsys, "encounters")
+    assert code == 0
+    c = gcs.builtin_content()
+    worm = c.enemies["jaw_worm"]
+    line = next(x for x in out.splitlines() if x.startswith("│ jaw_worm"))
+    assert f"{worm.hp_min}-{worm.hp_max}" in line and "Jaw Worm" in line and "Chomp" in line
+    for eid in c.encounters:
+        assert eid in out
+
+
+POLICY_FILE = '''
+def always_last(game, legal):
+    return legal[-1]
+'''
+
+
+def test_cli_policy_from_a_python_file(tmp_path: Path, capsys: Capsys) -> None:
+    f = tmp_path / "mine.py"
+    f.write_text(POLICY_FILE)
+    args = ["simulate", "--encounter", "jaw_worm", "--battles", "8", "--chunk", "4", "--json"]
+    code, out, err = run_cli(capsys, *args, "--policy", f"{f}:always_last")
+    assert code == 0, err
+    one = json.loads(out)
+    assert one["policy"] == f"{f.resolve()}:always_last" and one["battles"] == 8
+    code, out, _ = run_cli(capsys, *args, "--policy", f"{f}:always_last", "--workers", "2")
+    assert code == 0 and json.loads(out) == one
+    code, _, err = run_cli(capsys, *args, "--policy", f"{f}:nope")
+    assert code == 2 and "cannot load policy" in err and "nope" in err
+    code, _, err = run_cli(capsys, *args, "--policy", f"{tmp_path / 'missing.py'}:fn")
+    assert code == 2 and "no such file" in err
+
+
+def test_cli_output_on_a_non_terminal_has_no_carriage_return_frames() -> None:
+    """Piped (not a terminal): progress is plain lines with rate and ETA; no ``\\r``, no colour."""
+    import os
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-m", "gcs", "simulate", "--encounter", "jaw_worm",
+                        "--battles", "400", "--chunk", "20", "--seed", "3"],
+                       capture_output=True, text=True, timeout=300, env=dict(os.environ),
+                       check=False)
+    assert p.returncode == 0, p.stderr
+    assert "\r" not in p.stdout and "\r" not in p.stderr
+    assert "\x1b" not in p.stdout and "\x1b" not in p.stderr
+    lines = p.stderr.splitlines()
+    assert 2 <= len(lines) <= 11
+    for x in lines:
+        assert re.fullmatch(r"jaw_worm: \d+/400 battles \(\d+%\), [\d,]+ battles/s, ETA \d+s", x), x
+    assert lines[-1].startswith("jaw_worm: 400/400 battles (100%)")
+    assert "encounter      jaw_worm" in p.stdout
+
+
+def test_cli_a_forwarding_command_passes_raw_arguments(capsys: Capsys) -> None:
+    """How ``gcs monitor`` plugs in: ``forward`` hands every argument to ``main(argv) -> int``."""
+    import typer
+
+    from gcs.cli import app, forward
+
+    seen: list[list[str]] = []
+
+    def target(argv: list[str]) -> int:
+        seen.append(argv)
+        return 5
+
+    forward(app, "forward-probe", target, help="test only")
+    forward(app, "forward-lazy", f"{__name__}:_probe_main", help="test only")
+    try:
+        code, _, _ = run_cli(capsys, "forward-probe", "--encounter", "x", "--unknown", "-v", "pos")
+        assert code == 5 and seen == [["--encounter", "x", "--unknown", "-v", "pos"]]
+        code, _, _ = run_cli(capsys, "forward-probe", "--help")
+        assert code == 5 and seen[-1] == ["--help"]
+        code, out, _ = run_cli(capsys, "forward-lazy", "--port", "0")
+        assert code == 0 and out == "probe ['--port', '0']\n"
+    finally:
+        app.registered_commands[:] = [c for c in app.registered_commands
+                                      if c.name not in ("forward-probe", "forward-lazy")]
+    assert isinstance(app, typer.Typer)
+
+
+def _probe_main(argv: list[str]) -> int:
+    """A ``main(argv)`` for the lazy forwarding test."""
+    print("probe", argv)
+    return 0
+
+
+def test_cli_monitor_command_forwards_to_the_monitor(capsys: Capsys) -> None:
+    """``gcs monitor`` is the monitor's own command: its options, its refusal of a bad id."""
+    code, out, _ = run_cli(capsys, "monitor", "--help")
+    assert code == 0
+    assert "gcs monitor" in out and "--encounter" in out and "--save" in out
+    code, _, err = run_cli(capsys, "monitor", "--encounter", "no_such_thing")
+    assert code == 2 and "no_such_thing" in err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from ..agent import CHOOSE, PLAY, REWARD, Action
@@ -68,8 +69,12 @@ class GreedyPolicy:
         return best if best is not None else legal[-1]
 
 
+BUILTIN_POLICIES = ("random", "greedy")
+
+
 def make_policy(name: str, seed: int) -> Policy:
-    """A policy by name: ``random``, ``greedy``, or ``package.module:attr`` for your own.
+    """A policy by name: ``random``, ``greedy``, or ``package.module:attr`` or
+    ``path/to/file.py:attr`` for your own.
 
     ``attr`` is a callable ``(game, legal_actions) -> Action``, or a class (or factory) that
     makes one: it is called with the battle's policy seed if it accepts an argument."""
@@ -79,17 +84,47 @@ def make_policy(name: str, seed: int) -> Policy:
         return GreedyPolicy()
     if ":" in name:
         return _user_policy(name, seed)
-    raise ValueError(f"unknown policy {name!r} (known: random, greedy, or module:callable)")
+    import difflib
+
+    close = difflib.get_close_matches(name, BUILTIN_POLICIES, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    raise ValueError(f"unknown policy {name!r}{hint} (known: random, greedy, module:callable "
+                     "or file.py:callable)")
+
+
+_FILE_MODULES: dict[str, ModuleType] = {}
+
+
+def _load_file(path: str) -> ModuleType:
+    """The module of a policy file, loaded once per process."""
+    import importlib.util
+    import os
+
+    key = os.path.abspath(path)
+    mod = _FILE_MODULES.get(key)
+    if mod is None:
+        if not os.path.isfile(key):
+            raise ImportError(f"no such file: {path}")
+        name = "gcs_policy_" + "".join(ch if ch.isalnum() else "_" for ch in key)
+        spec = importlib.util.spec_from_file_location(name, key)
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot import {path}")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        _FILE_MODULES[key] = mod
+    return mod
 
 
 def _user_policy(spec: str, seed: int) -> Policy:
     import importlib
     import inspect
 
-    mod_name, _, attr = spec.partition(":")
+    mod_name, _, attr = spec.rpartition(":")
     try:
-        obj = getattr(importlib.import_module(mod_name), attr)
-    except (ImportError, AttributeError) as exc:
+        is_file = mod_name.endswith(".py")
+        module = _load_file(mod_name) if is_file else importlib.import_module(mod_name)
+        obj = getattr(module, attr)
+    except (ImportError, AttributeError, SyntaxError) as exc:
         raise ValueError(f"cannot load policy {spec!r}: {exc}") from exc
     if inspect.isclass(obj) or (callable(obj) and _arity(obj) <= 1):
         obj = obj(seed) if _arity(obj) == 1 else obj()

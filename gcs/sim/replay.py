@@ -67,3 +67,18 @@ def replay(content: Content, data: dict[str, Any]) -> Game:
         raise GameError(f"replay ended in a different state: {digest[:12]} != "
                         f"{str(data.get('final'))[:12]}")
     return g
+
+
+def replay_data(content: Content, seed: int, encounter: str, actions: list[str], *,
+                deck: list[str] | None = None, character: str | None = None) -> dict[str, Any]:
+    """The replay file of a battle given its actions (say, a results row re-played)."""
+    g = new_game(content, seed, deck, character)
+    g.start_battle(encounter)
+    g.settle()
+    for text in actions:
+        g.apply(Action.parse(text))
+    return {
+        "format": FORMAT, "pack": content.pack_id, "seed": seed, "encounter": encounter,
+        "character": character, "deck": deck, "actions": list(actions),
+        "won": g.last_result, "turns": g.turn_number, "final": state_digest(g),
+    }

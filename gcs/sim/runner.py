@@ -23,6 +23,7 @@ class BattleResult:
     plays: dict[str, int] = field(default_factory=dict)
     damage: dict[str, int] = field(default_factory=dict)
     actions: list[str] = field(default_factory=list)
+    damage_taken: int = 0  # the player's HP at the start minus at the end (healing offsets it)
 
 
 def new_game(content: Content, seed: int, deck: Sequence[str] | None = None,
@@ -44,6 +45,8 @@ def play_battle(game: Game, encounter: str, policy: Policy, *, record: bool = Fa
     effect is another matter: the engine's step cap raises ``StepLimitError``."""
     game.start_battle(encounter)
     game.settle()
+    start = game.player
+    hp_start = start.hp if start is not None else 0
     actions: list[str] = []
     decisions = 0
     unfinished = False
@@ -70,6 +73,7 @@ def play_battle(game: Game, encounter: str, policy: Policy, *, record: bool = Fa
         hp_left=player.hp if player is not None and won else 0,
         decisions=decisions, unfinished=unfinished, plays=stats["plays"],
         damage=stats["damage"], actions=actions,
+        damage_taken=max(0, hp_start - (max(0, player.hp) if player is not None else 0)),
     )
 
 
@@ -79,6 +83,7 @@ def battle_seed(seed: int, index: int) -> int:
 
 
 def policy_seed(seed: int, index: int) -> int:
+    """The policy seed of battle ``index`` in a simulation seeded with ``seed``."""
     return derive(seed, f"policy#{index}")
 
 

@@ -1,0 +1,135 @@
+"""``gcs record`` and ``gcs replay``: replay files, and re-running one row of a results file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ..errors import GameError
+from ..sim.jobs import parse_deck
+from .common import Character, Pack, Policy, Seed, check_character, check_encounter, load_pack, resolve_policy
+
+From = Annotated[Path | None, typer.Option("--from", help="a results file written by simulate --out")]
+Battle = Annotated[int | None, typer.Option(help="battle index of the row (with --from)")]
+Row = Annotated[int | None, typer.Option(help="row number in the file, from 0 (with --from)")]
+RowEncounter = Annotated[str | None, typer.Option(
+    "--encounter", "-e", help="encounter id (with --from: picks the row of --battle)")]
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``record`` and ``replay``."""
+    app.command("record", help="play one battle (or re-play a results row) and save a replay "
+                "file")(record)
+    app.command("replay", help="re-run a replay file, or a results row, and check it ends "
+                "identically")(replay)
+
+
+def _pick_row(path: Path, battle: int | None, row: int | None, encounter: str | None) -> dict[str, Any]:
+    from ..sim.results import read_rows, row_at
+
+    if (battle is None) == (row is None):
+        raise GameError("with --from give exactly one of --battle K or --row N")
+    if row is not None:
+        return row_at(path, row)
+    hits = [(n, r) for n, r in enumerate(read_rows(path)) if r["battle"] == battle
+            and (encounter is None or r["encounter"] == encounter)]
+    if not hits:
+        raise GameError(f"{path} has no row for battle {battle}"
+                        + (f" of encounter {encounter!r}" if encounter else ""))
+    if len(hits) > 1:
+        which = "; ".join(f"row {n}: {r['encounter']}, deck {r['deck'] or 'starter'}"
+                          for n, r in hits[:10])
+        raise GameError(f"battle {battle} is in {len(hits)} rows of {path} ({which}): pick one "
+                        "with --row N (or narrow it with --encounter)")
+    return hits[0][1]
+
+
+def _rerun(path: Path, battle: int | None, row: int | None, encounter: str | None,
+           pack: str | None) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
+    from ..sim.jobs import Job, play_row
+
+    want = _pick_row(path, battle, row, encounter)
+    content = load_pack(pack)
+    if want["pack"] != content.pack_id:
+        raise GameError(f"the row is from pack {want['pack']!r}, not {content.pack_id!r} (use --pack)")
+    job = Job(pack, want["encounter"], want["policy"], want["sweep_seed"], parse_deck(want["deck"]),
+              want["character"] or None)
+    got, actions = play_row(job, want["battle"], content, want["job"], record=True)
+    return want, got, actions
+
+
+def record(encounter: RowEncounter = None, seed: Seed = 1, policy: Policy = "random",
+           pack: Pack = None, character: Character = None,
+           out: Annotated[str, typer.Option(help="replay file ('-': stdout)")] = "-",
+           from_file: From = None, battle: Battle = None, row: Row = None) -> None:
+    """Write a replay file: of a new battle, or of one row of a results file."""
+    from ..sim.replay import record as record_battle
+    from ..sim.replay import replay_data
+
+    if from_file is not None:
+        want, got, actions = _rerun(from_file, battle, row, encounter, pack)
+        _same(want, got)
+        deck = parse_deck(want["deck"])
+        data = replay_data(load_pack(pack), want["seed"], want["encounter"], actions,
+                           deck=list(deck) if deck else None, character=want["character"] or None)
+    else:
+        if encounter is None:
+            raise typer.BadParameter("give --encounter ID (or --from FILE --battle K)",
+                                     param_hint="--encounter")
+        content = load_pack(pack)
+        check_encounter(content, encounter)
+        check_character(content, character)
+        from ..sim.policies import make_policy
+
+        data = record_battle(content, encounter, seed, make_policy(resolve_policy(policy), seed),
+                             character=character)
+    text = json.dumps(data, indent=1)
+    if out == "-":
+        print(text)
+        return
+    with open(out, "w", encoding="utf-8") as fh:
+        fh.write(text + "\n")
+    print(f"recorded {len(data['actions'])} actions, "
+          f"{'won' if data['won'] else 'lost'} in {data['turns']} turns -> {out}")
+
+
+_CHECKED = ("won", "unfinished", "turns", "hp_left", "damage_taken", "actions", "plays", "damage")
+
+
+def _same(want: dict[str, Any], got: dict[str, Any]) -> None:
+    diff = [f"{k}: file {want[k]!r}, re-run {got[k]!r}" for k in _CHECKED if want[k] != got[k]]
+    if diff:
+        raise GameError(f"row of battle {want['battle']} does not reproduce: " + "; ".join(diff))
+
+
+def replay(file: Annotated[Path | None, typer.Argument(help="a replay file (from gcs record)")] = None,
+           pack: Pack = None, from_file: From = None, battle: Battle = None, row: Row = None,
+           encounter: RowEncounter = None) -> None:
+    """Re-run a replay file, or re-play one row of a results file and compare every column."""
+    from ..sim.replay import replay as replay_battle
+
+    if from_file is not None:
+        want, got, _ = _rerun(from_file, battle, row, encounter, pack)
+        _same(want, got)
+        print(f"battle {want['battle']} ({want['encounter']}, seed {want['seed']}) reproduces: "
+              f"{'won' if got['won'] else 'lost'} in {got['turns']} turns, {got['hp_left']} HP left, "
+              f"{got['actions']} actions")
+        return
+    if file is None:
+        raise typer.BadParameter("give a replay FILE (or --from RESULTS --battle K)", param_hint="FILE")
+    try:
+        with open(file, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except OSError as exc:
+        raise GameError(f"cannot read replay file {file}: {exc.strerror or exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise GameError(f"{file} is not valid JSON (line {exc.lineno}, column {exc.colno}): "
+                        f"{exc.msg}") from exc
+    if not isinstance(data, dict):
+        raise GameError(f"{file}: a replay file holds a JSON object")
+    g = replay_battle(load_pack(pack), data)
+    print(f"replay ok: {len(data['actions'])} actions, "
+          f"{'won' if g.last_result else 'lost'} in {g.turn_number} turns, state identical")

@@ -1,0 +1,80 @@
+"""Options shared by several commands, pack loading, id checks with "did you mean", consoles."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import sys
+from collections.abc import Iterable
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from ..content.db import Content
+from ..errors import GameError
+
+Pack = Annotated[str | None, typer.Option("--pack", help="content pack directory (default: bundled)")]
+Seed = Annotated[int, typer.Option("--seed", help="the seed: same seed, same battles")]
+Policy = Annotated[str, typer.Option(
+    "--policy", help="random, greedy, module:callable or file.py:callable (your own policy)")]
+Character = Annotated[str | None, typer.Option("--character", help="character id (default: the pack's)")]
+
+
+class UnknownIdError(GameError):
+    """An id the pack does not have (the message lists the valid ones)."""
+
+
+def unknown(kind: str, value: str, valid: Iterable[str]) -> UnknownIdError:
+    """``unknown encounter 'x'; did you mean 'y'? valid: ...``"""
+    ids = sorted(valid)
+    close = difflib.get_close_matches(value, ids, n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    shown = ", ".join(ids[:40]) + (f", ... ({len(ids)} in all)" if len(ids) > 40 else "")
+    return UnknownIdError(f"unknown {kind} {value!r}{hint} (valid: {shown})")
+
+
+def load_pack(pack: str | None) -> Content:
+    """The pack at ``pack`` (None: the bundled one)."""
+    from ..content.loader import pack_content
+
+    return pack_content(pack)
+
+
+def check_encounter(content: Content, encounter: str) -> str:
+    """``encounter`` if the pack has it, else an error listing the valid ids."""
+    if encounter not in content.encounters:
+        raise unknown("encounter", encounter, content.encounters)
+    return encounter
+
+
+def check_character(content: Content, character: str | None) -> None:
+    """Raise unless ``character`` is None or one of the pack's characters."""
+    if character is not None and character not in content.characters:
+        raise unknown("character", character, content.characters)
+
+
+def check_deck(content: Content, deck: Iterable[str] | None) -> None:
+    """Raise unless every card id of ``deck`` is in the pack."""
+    for cid in deck or ():
+        if cid not in content.cards:
+            raise unknown("card", cid, content.cards)
+
+
+def resolve_policy(policy: str) -> str:
+    """``policy`` checked (it loads) and with a policy file's path made absolute (so worker
+    processes started elsewhere find it)."""
+    from ..sim.policies import make_policy
+
+    make_policy(policy, 0)
+    mod, sep, attr = policy.rpartition(":")
+    if sep and mod.endswith(".py"):
+        return f"{os.path.abspath(mod)}:{attr}"
+    return policy
+
+
+def console(stderr: bool = False) -> Console:
+    """A rich console on the current stdout (or stderr): colour only on a terminal."""
+    stream = sys.stderr if stderr else sys.stdout
+    tty = hasattr(stream, "isatty") and stream.isatty()
+    return Console(file=stream, highlight=False, width=None if tty else 120)

@@ -1,0 +1,79 @@
+"""Progress of a sweep: a rich bar with rate and ETA on a terminal, plain lines otherwise."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TextIO
+
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from .common import console
+
+Callback = Callable[[int, int], None]
+
+
+class RateColumn(ProgressColumn):
+    """Battles per second."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("" if speed is None else f"{speed:,.0f} battles/s", style="cyan")
+
+
+class PlainLines:
+    """One line per tenth of the sweep (and the last), with rate and ETA; never a ``\\r``."""
+
+    def __init__(self, label: str, stream: TextIO) -> None:
+        self.label = label
+        self.stream = stream
+        self.start = time.monotonic()
+        self.first: int | None = None
+        self.step = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.first is None:
+            self.first = done
+            self.start = time.monotonic()
+        step = done * 10 // max(1, total)
+        if step == self.step and done < total:
+            return
+        self.step = step
+        elapsed = max(1e-9, time.monotonic() - self.start)
+        rate = (done - self.first) / elapsed
+        eta = (total - done) / rate if rate > 0 else 0.0
+        self.stream.write(f"{self.label}: {done}/{total} battles ({100 * done // max(1, total)}%)"
+                          f", {rate:,.0f} battles/s, ETA {eta:.0f}s\n")
+        self.stream.flush()
+
+
+@contextmanager
+def progress(label: str, quiet: bool = False) -> Iterator[Callback | None]:
+    """A progress callback ``(done, total)`` for ``run_sweep``, on stderr (None if ``quiet``)."""
+    if quiet:
+        yield None
+        return
+    if not sys.stderr.isatty():
+        yield PlainLines(label, sys.stderr)
+        return
+    bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   RateColumn(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                   console=console(stderr=True), transient=False)
+    task = bar.add_task(label, total=None)
+    with bar:
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update

@@ -1,0 +1,119 @@
+"""The report's numbers, summed row by row in constant memory (standard library only)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .stats import wilson
+
+Row = dict[str, Any]
+
+
+@dataclass
+class CardStats:
+    """One card in one group: plays, damage, and the battles it was played in."""
+
+    plays: int = 0
+    damage: int = 0
+    battles_played: int = 0
+    wins_played: int = 0
+
+
+@dataclass
+class GroupStats:
+    """All battles of one encounter and deck."""
+
+    encounter: str
+    deck: str
+    battles: int = 0
+    wins: int = 0
+    unfinished: int = 0
+    turns: dict[int, int] = field(default_factory=dict)
+    hp_left_won: dict[int, int] = field(default_factory=dict)
+    damage_taken: int = 0
+    cards: dict[str, CardStats] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        """``encounter`` or ``encounter | deck``."""
+        return self.encounter if not self.deck else f"{self.encounter} | {self.deck}"
+
+    def add(self, row: Row) -> None:
+        """Count one battle."""
+        won = bool(row["won"])
+        self.battles += 1
+        self.wins += won
+        self.unfinished += bool(row["unfinished"])
+        self.turns[row["turns"]] = self.turns.get(row["turns"], 0) + 1
+        if won:
+            self.hp_left_won[row["hp_left"]] = self.hp_left_won.get(row["hp_left"], 0) + 1
+        self.damage_taken += row["damage_taken"]
+        for cid in set(row["plays"]) | set(row["damage"]):
+            cs = self.cards.setdefault(cid, CardStats())
+            n = row["plays"].get(cid, 0)
+            cs.plays += n
+            cs.damage += row["damage"].get(cid, 0)
+            if n:
+                cs.battles_played += 1
+                cs.wins_played += won
+
+    def win_rate(self) -> tuple[float, float, float]:
+        """Win rate and its 95% Wilson interval."""
+        return (self.wins / max(1, self.battles), *wilson(self.wins, self.battles))
+
+    def card_rows(self) -> list[dict[str, Any]]:
+        """Per card: plays and damage per battle, win rate when played and when not."""
+        out = []
+        for cid in sorted(self.cards):
+            c = self.cards[cid]
+            n_not, w_not = self.battles - c.battles_played, self.wins - c.wins_played
+            out.append({
+                "card": cid, "plays": c.plays, "damage": c.damage,
+                "plays_per_battle": c.plays / max(1, self.battles),
+                "damage_per_battle": c.damage / max(1, self.battles),
+                "battles_played": c.battles_played,
+                "win_rate_played": c.wins_played / c.battles_played if c.battles_played else None,
+                "ci_played": wilson(c.wins_played, c.battles_played),
+                "battles_not_played": n_not,
+                "win_rate_not_played": w_not / n_not if n_not else None,
+                "ci_not_played": wilson(w_not, n_not),
+            })
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything the report shows, as JSON-ready data (embedded in the HTML)."""
+        rate, lo, hi = self.win_rate()
+        return {"encounter": self.encounter, "deck": self.deck, "battles": self.battles,
+                "wins": self.wins, "unfinished": self.unfinished, "win_rate": rate,
+                "win_rate_ci95": [lo, hi],
+                "turns_histogram": {str(k): v for k, v in sorted(self.turns.items())},
+                "hp_left_won_histogram": {str(k): v for k, v in sorted(self.hp_left_won.items())},
+                "mean_damage_taken": self.damage_taken / max(1, self.battles),
+                "cards": self.card_rows()}
+
+
+class Aggregate:
+    """The groups (encounter, deck) of a sweep, in the order they first appear."""
+
+    def __init__(self) -> None:
+        self.groups: dict[tuple[str, str], GroupStats] = {}
+
+    def add_row(self, row: Row) -> None:
+        """Count one results row."""
+        key = (row["encounter"], row["deck"])
+        g = self.groups.get(key)
+        if g is None:
+            g = self.groups[key] = GroupStats(*key)
+        g.add(row)
+
+    def add_rows(self, rows: Iterable[Row]) -> None:
+        """Count several rows (a sweep's sink)."""
+        for r in rows:
+            self.add_row(r)
+
+    @property
+    def battles(self) -> int:
+        """All battles counted."""
+        return sum(g.battles for g in self.groups.values())

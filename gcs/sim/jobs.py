@@ -1,0 +1,160 @@
+"""One simulation job (encounter, deck, policy, seed), its battles as result rows, and the
+aggregate ``Summary``; a battle's numbers depend on the job and its index only."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..content.db import Content
+from .policies import make_policy
+from .results import Row
+from .runner import battle_seed, new_game, play_battle, policy_seed
+
+
+@dataclass
+class Summary:
+    """Aggregates of a simulation (sums, so chunk order does not matter)."""
+
+    battles: int = 0
+    wins: int = 0
+    unfinished: int = 0
+    turns: int = 0
+    hp_left_won: int = 0
+    decisions: int = 0
+    damage_taken: int = 0
+    turn_hist: dict[int, int] = field(default_factory=dict)
+    plays: dict[str, int] = field(default_factory=dict)
+    damage: dict[str, int] = field(default_factory=dict)
+
+    def add(self, other: Summary) -> None:
+        self.battles += other.battles
+        self.wins += other.wins
+        self.unfinished += other.unfinished
+        self.turns += other.turns
+        self.hp_left_won += other.hp_left_won
+        self.decisions += other.decisions
+        self.damage_taken += other.damage_taken
+        for t, v in other.turn_hist.items():
+            self.turn_hist[t] = self.turn_hist.get(t, 0) + v
+        for d, o in ((self.plays, other.plays), (self.damage, other.damage)):
+            for k, v in o.items():
+                d[k] = d.get(k, 0) + v
+
+    def add_row(self, row: Row) -> None:
+        """Count one battle's result row."""
+        self.battles += 1
+        self.wins += row["won"]
+        self.unfinished += row["unfinished"]
+        self.turns += row["turns"]
+        self.decisions += row["actions"]
+        self.damage_taken += row["damage_taken"]
+        if row["won"]:
+            self.hp_left_won += row["hp_left"]
+        t = row["turns"]
+        self.turn_hist[t] = self.turn_hist.get(t, 0) + 1
+        for d, o in ((self.plays, row["plays"]), (self.damage, row["damage"])):
+            for k, v in o.items():
+                d[k] = d.get(k, 0) + v
+
+    def to_dict(self) -> dict[str, Any]:
+        n = max(1, self.battles)
+        return {
+            "battles": self.battles,
+            "wins": self.wins,
+            "win_rate": round(self.wins / n, 4),
+            "unfinished": self.unfinished,
+            "mean_turns": round(self.turns / n, 3),
+            "mean_hp_left_when_won": round(self.hp_left_won / max(1, self.wins), 3),
+            "mean_decisions": round(self.decisions / n, 3),
+            "mean_damage_taken": round(self.damage_taken / n, 3),
+            "turns_histogram": {str(k): v for k, v in sorted(self.turn_hist.items())},
+            "plays_by_card": dict(sorted(self.plays.items())),
+            "damage_by_card": dict(sorted(self.damage.items())),
+        }
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a simulation plays: battles of ``encounter`` with ``deck`` (None: the character's
+    starting deck), decided by the named ``policy``, seeded from ``seed``."""
+
+    pack: str | None  # a pack directory, or None for the bundled pack
+    encounter: str
+    policy: str
+    seed: int
+    deck: tuple[str, ...] | None
+    character: str | None
+
+
+@functools.cache
+def _content(pack: str | None) -> Content:
+    from ..content.loader import pack_content
+
+    return pack_content(pack)
+
+
+def play_row(job: Job, index: int, content: Content, job_index: int = 0,
+             record: bool = False) -> tuple[Row, list[str]]:
+    """Battle ``index`` of ``job`` as a result row (and its actions when ``record``)."""
+    seed = battle_seed(job.seed, index)
+    g = new_game(content, seed, job.deck, job.character)
+    r = play_battle(g, job.encounter, make_policy(job.policy, policy_seed(job.seed, index)),
+                    take_rewards=False, record=record)
+    row: Row = {
+        "job": job_index, "encounter": job.encounter, "deck": format_deck(job.deck),
+        "policy": job.policy, "character": job.character or "", "pack": content.pack_id,
+        "sweep_seed": job.seed, "battle": index, "seed": seed, "won": r.won,
+        "unfinished": r.unfinished, "turns": r.turns, "hp_left": r.hp_left,
+        "damage_taken": r.damage_taken, "actions": r.decisions,
+        "plays": dict(sorted(r.plays.items())), "damage": dict(sorted(r.damage.items())),
+    }
+    return row, r.actions
+
+
+def run_rows(job: Job, start: int, stop: int, job_index: int = 0,
+             content: Content | None = None) -> list[Row]:
+    """Battles ``start..stop-1`` of ``job``, one result row each (a chunk of a sweep)."""
+    c = content if content is not None else _content(job.pack)
+    return [play_row(job, i, c, job_index)[0] for i in range(start, stop)]
+
+
+def run_chunk(job: Job, start: int, stop: int, content: Content | None = None) -> Summary:
+    """Battles ``start..stop-1`` of a simulation, aggregated."""
+    out = Summary()
+    for row in run_rows(job, start, stop, 0, content):
+        out.add_row(row)
+    return out
+
+
+def parse_deck(text: str | None) -> tuple[str, ...] | None:
+    """``strike*5,defend*4,bash`` -> card ids (``+`` suffix not supported here)."""
+    if not text:
+        return None
+    out: list[str] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        name, _, count = part.partition("*")
+        if count and not count.strip().isdigit():
+            raise ValueError(f"bad deck entry {part!r}: the count after '*' is a whole number")
+        out.extend([name.strip()] * (int(count) if count else 1))
+    return tuple(out)
+
+
+
+def format_deck(deck: tuple[str, ...] | None) -> str:
+    """The inverse of ``parse_deck``: ``strike*5,defend*4,bash`` ("" for None)."""
+    if not deck:
+        return ""
+    parts: list[str] = []
+    i = 0
+    while i < len(deck):
+        j = i
+        while j < len(deck) and deck[j] == deck[i]:
+            j += 1
+        parts.append(deck[i] if j - i == 1 else f"{deck[i]}*{j - i}")
+        i = j
+    return ",".join(parts)
