@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from test_units_support import TARGET, card, encounter, enemy, game, hit, idle, pack
+from test_units_support import TARGET, card, encounter, enemy, game, hit, idle, pack, status
 
 import gcs
 from gcs.battle import combat
@@ -94,6 +94,21 @@ def test_hp_rule_at_once_replaces_the_planned_move_when_the_damage_lands() -> No
     assert u.intent.move == "rage"
     g.end_player_turn()  # the rule was used: the cycle resumes at its first move
     assert u.history == ["rage", "a"]
+
+
+def test_hp_rule_at_once_during_the_enemy_own_turn_is_kept_for_its_next_turn() -> None:
+    thorns = N.DealDamage(60, UnitSel("target"))  # Flame Barrier-like: hits the attacker back
+    ai = AiDef(cycle=("hit",), hp_rules=(HpRule(50, "rage", at_once=True),))
+    moves = [hit("hit", 1), idle("rage")]
+    c = pack(enemies=[enemy("bot", 100, moves, ai)], encounters=[encounter("bot")],
+             statuses=[status("spiky", entries={"on_attacked": thorns})],
+             player_statuses={"spiky": 1})
+    g = game(c, "bot")
+    u = g.enemies[0]
+    g.end_player_turn()  # its Hit runs, the thorns drop it to 40/100 during its own turn
+    assert u.hp == 40 and u.move == "rage" and u.history == ["hit", "rage"]
+    g.end_player_turn()  # Rage is made, then the cycle goes on
+    assert u.history == ["hit", "rage", "hit"]
 
 
 def test_hp_rule_without_at_once_waits_for_the_planning() -> None:

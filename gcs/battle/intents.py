@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from .. import events as ev
 from ..content.defs import AiDef, EnemyDef, MoveDef, WeightedMove
+from ..enums import BattlePhase
 from .combat import apply_status, attack_damage
 from .state import Intent, Unit
 
@@ -172,7 +173,9 @@ def display(e: Engine, u: Unit, m: MoveDef) -> Intent:
 def hp_lost(e: Engine, u: Unit) -> None:
     """After an enemy lost HP: an ``at_once`` HP rule whose threshold is now reached replaces
     the planned move at once (the intent is re-resolved and ``EnemyUnitIntentChanged`` is
-    published). A unit with no planned move yet picks the rule at its planning."""
+    published). A unit with no planned move yet picks the rule at its planning. If its turn
+    in this EnemyPhase already began, the move it made stays in its history and the new one
+    is kept through the end of the phase (not re-planned), so it runs on its next turn."""
     if not u.alive or not u.move:
         return
     d = e.c.enemies[u.def_id]
@@ -185,8 +188,13 @@ def hp_lost(e: Engine, u: Unit) -> None:
             return
         if r.once:
             u.rules_used.append(r.move)
+        made = False  # has the planned move already been made (its turn began this phase)?
+        if e.s.phase is BattlePhase.ENEMY_PHASE:
+            from .phases import keep_replanned_intent  # phases imports this module
+
+            made = keep_replanned_intent(e, u.uid)
         u.move = r.move
-        if u.history:
+        if u.history and not made:
             u.history[-1] = r.move  # the replaced move was never made
         else:
             u.history.append(r.move)

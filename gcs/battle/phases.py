@@ -278,6 +278,19 @@ def _keep_intent(f: Frame, uid: int) -> None:
     ids[i] = -1 - uid
 
 
+def keep_replanned_intent(e: Engine, uid: int) -> bool:
+    """An enemy whose move is re-planned (an ``at_once`` HP rule) during the EnemyPhase after
+    its own turn began keeps that move: step 6 does not re-plan it. True in that case."""
+    for f in reversed(e.s.stack):
+        if f.kind == K.ENEMY_PHASE:
+            ids = f.data
+            if ids is not None and uid in ids and ids.index(uid) < f.pc:
+                _keep_intent(f, uid)
+                return True
+            return False
+    return False
+
+
 def step_enemy_phase(e: Engine, f: Frame) -> None:
     """EnemyPhase (seed 001): each living enemy's turn in encounter order, then steps 5-6.
 
