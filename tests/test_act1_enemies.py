@@ -16,6 +16,7 @@ from collections import Counter
 from itertools import pairwise
 
 import gcs
+from gcs import events as ev
 from gcs.battle import combat
 from gcs.battle.intents import choose_move, plan_intent
 from gcs.battle.start import roll_enemies
@@ -292,3 +293,22 @@ def test_looter_escapes_on_the_turn_after_its_smoke_bomb() -> None:
             g.end_player_turn()
         assert made[-2:] == ["smoke_bomb", "escape"], made
         assert not u.alive and g.phase is BattlePhase.BATTLE_WON  # it left: the battle is over
+
+
+def test_looter_returns_the_stolen_gold_when_killed_but_not_when_it_escapes() -> None:
+    g = battle("looter", 1)
+    u = g.enemies[0]
+    gold = g.gold
+    g.end_player_turn()
+    g.end_player_turn()  # two Mugs
+    assert g.gold == gold - 30 and u.stacks("stolen_gold") == 30
+    n = len(g.event_log)
+    combat.lose_hp(g._e, u, u.hp)
+    g._e.run()  # its on_death branch, then the battle end
+    back = [x.amount for x in g.event_log[n:] if isinstance(x, ev.GoldGained)]
+    assert back[0] == 30  # returned at its death (the game: with the combat rewards)
+    g = battle("looter", 1)
+    gold = g.gold
+    while g.enemies[0].alive and g.turn_number < 10:
+        g.end_player_turn()
+    assert g.gold < gold  # it escaped with the loot
