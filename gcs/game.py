@@ -288,7 +288,7 @@ class Game:
             raise GameError("start_battle(None): no encounter given, no battle started")
         enc = (encounter if isinstance(encounter, EncounterDef)
                else self.content.encounter(encounter))
-        for eid in enc.enemies:
+        for eid in enc.enemy_ids():
             self.content.enemy(eid)
         e.busy = True
         try:

@@ -20,8 +20,10 @@ SECTIONS = ("cards", "statuses", "enemies", "encounters", "characters", "rewards
 def _pack_mapping() -> dict[str, Any]:
     data: dict[str, Any] = {"pack": {"id": "fuzz"}}
     for name in SECTIONS:
-        path = PACK / f"{name}.yaml"
-        data[name] = read_yaml(path.read_text()).data if path.exists() else {}  # the pack's reader
+        data[name] = {}
+        for path in [PACK / f"{name}.yaml", *sorted(PACK.glob(f"{name}_*.yaml"))]:  # split files too
+            if path.exists():
+                data[name].update(read_yaml(path.read_text()).data)  # the pack's reader
     return data
 
 

@@ -143,22 +143,23 @@ GOLDENS = [
            "(Enrage: every Skill played gives the Nob Strength)", GreedyPolicy,
            expects=("status=enrage", "CardPlayed instance_id=", "StatusApplied unit=1 "
                     "status=strength delta=2")),
-    Golden("two_louses_script", "two_louses", 3,
+    Golden("two_louses_script", "two_louses", 6,
            "two enemies with Curl Up, a five-card deck (drawn whole every turn); a scripted "
            "first turn (Bash the Red Louse, Strike the Green Louse, end), then the random "
-           "policy (seed 3)",
+           "policy (seed 3); seed 6 rolls one Red and one Green Louse",
            lambda: scripted(["bash @e0", "strike @e1", "end"], RandomPolicy(3)),
            ("bash", "strike", "strike", "defend", "defend"),
            expects=("status=curl_up delta=-", "status=vulnerable delta=2", "UnitDied unit=1",
                     "UnitDied unit=2")),
-    Golden("large_slime_choice_wait_gate", "large_slime", 6,
+    Golden("large_slime_choice_wait_gate", "large_slime", 3,
            "Choice (Armaments, Headbutt), Wait (Twin Strike), Gate (Bludgeon), Acid Slime (L) "
-           "splitting into two; greedy policy",
+           "(seed 3 rolls it, not Spike Slime (L)) switching to Split the moment it drops to "
+           "half HP and splitting into two with its current HP; greedy policy",
            GreedyPolicy,
            ("strike", "strike", "strike", "defend", "defend", "defend", "bash", "armaments",
             "headbutt", "twin_strike", "bludgeon", "inflame"),
            expects=("ChoiceOpened", "WaitStarted", "AnimationGateOpened", "UnitSpawned unit=2",
-                    "UnitSpawned unit=3")),
+                    "UnitSpawned unit=3", "EnemyUnitIntentChanged unit=1 move=split")),
 ]
 
 

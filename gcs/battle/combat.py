@@ -109,6 +109,8 @@ def deal_damage(e: Engine, src: Unit | None, dst: Unit, amount: int, card_id: st
     if e.hot:
         e.emit(ev.DamageDealt(None if src is None else src.uid, dst.uid, amount, blocked, loss,
                               card_id))
+    if loss and dst.uid != 0 and dst.hp > 0:
+        _hp_rules_now(e, dst)
     if dst.statuses:
         entries = []
         if attack and src is not None:
@@ -132,11 +134,21 @@ def lose_hp(e: Engine, u: Unit, amount: int) -> None:
     u.hp = max(0, u.hp - amount)
     if e.hot:
         e.emit(ev.HpLost(u.uid, before - u.hp))
+    if u.uid != 0 and u.hp > 0:
+        _hp_rules_now(e, u)
     entries = status_entries(e, u, "on_damage_taken", -1, before - u.hp)
     if u.hp <= 0:
         entries += die(e, u)
     if entries:
         push_entries(e, entries)
+
+
+def _hp_rules_now(e: Engine, u: Unit) -> None:
+    """An enemy lost HP: let an ``at_once`` HP rule of its AI re-plan its move now."""
+    if e.c.enemies[u.def_id].ai.hp_rules:
+        from .intents import hp_lost
+
+        hp_lost(e, u)
 
 
 def heal(e: Engine, u: Unit, amount: int) -> None:

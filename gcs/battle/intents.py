@@ -2,7 +2,8 @@
 
 An intent is planned (the move is picked, once) and then displayed: its damage goes through
 the enemy's and the player's modifiers. Re-resolution recomputes the displayed values of
-the planned move; it never picks another move.
+the planned move; it never picks another move. The one exception is an ``at_once`` HP rule,
+which replaces the planned move the moment the enemy's HP reaches its threshold.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import events as ev
-from ..content.defs import AiDef, EnemyDef, MoveDef
+from ..content.defs import AiDef, EnemyDef, MoveDef, WeightedMove
+from ..enums import BattlePhase
 from .combat import apply_status, attack_damage
 from .state import Intent, Unit
 
@@ -18,13 +20,16 @@ if TYPE_CHECKING:
     from ..engine import Engine
 
 
-def make_enemy(e: Engine, d: EnemyDef, *, spawned: bool = False) -> Unit:
-    """A new enemy unit (HP rolled on the AI stream), appended after every existing unit.
+def make_enemy(e: Engine, d: EnemyDef, *, spawned: bool = False, hp: int | None = None) -> Unit:
+    """A new enemy unit (HP rolled on the AI stream, unless ``hp`` is given: then it is both
+    its max and current HP), appended after every existing unit.
 
     Its starting statuses are set up, not applied by an effect: ``on_apply`` does not run.
+    Then the damage of each move with a ``[lo, hi]`` damage is rolled (AI stream, move order).
     """
     s = e.s
-    hp = d.hp_min if d.hp_max <= d.hp_min else s.rng_ai.between(d.hp_min, d.hp_max)
+    if hp is None:
+        hp = d.hp_min if d.hp_max <= d.hp_min else s.rng_ai.between(d.hp_min, d.hp_max)
     u = Unit(len(s.units), d.id, d.name, hp, hp)
     s.units.append(u)
     if spawned and e.hot:
@@ -33,14 +38,24 @@ def make_enemy(e: Engine, d: EnemyDef, *, spawned: bool = False) -> Unit:
         apply_status(e, u, sid, n, trigger=False)
     for sid, (lo, hi) in d.status_ranges.items():
         apply_status(e, u, sid, s.rng_ai.between(lo, hi), trigger=False)
+    for m in d.moves:
+        if m.damage_max is not None and m.damage is not None:
+            u.rolled[m.id] = s.rng_ai.between(m.damage, m.damage_max)
     return u
 
 
-def spawn_enemy(e: Engine, d: EnemyDef) -> Unit:
+def spawn_enemy(e: Engine, d: EnemyDef, *, hp: int | None = None) -> Unit:
     """Summon an enemy mid-battle: last in encounter order, with its first intent at once."""
-    u = make_enemy(e, d, spawned=True)
+    u = make_enemy(e, d, spawned=True, hp=hp)
     plan_intent(e, u)
     return u
+
+
+def move_damage(u: Unit, m: MoveDef) -> int | None:
+    """The move's base damage for this unit: its own roll for a ``[lo, hi]`` damage."""
+    if m.damage_max is None:
+        return m.damage
+    return u.rolled.get(m.id, m.damage)
 
 
 def _expected(ai: AiDef, pos: int) -> str | None:
@@ -64,12 +79,73 @@ def script_position(ai: AiDef, history: list[str]) -> int:
     return pos
 
 
+def _eligible(w: WeightedMove, hist: list[str]) -> bool:
+    """``once`` / ``after`` / ``before`` conditions on the moves planned so far."""
+    if w.once and w.move in hist:
+        return False
+    if w.after is not None and w.after not in hist:
+        return False
+    return w.before is None or w.before not in hist
+
+
+def _blocked(w: WeightedMove, hist: list[str]) -> bool:
+    """The move was planned ``max_in_row`` times in a row just now."""
+    row = w.max_in_row
+    return bool(row) and len(hist) >= row and hist[-row:].count(w.move) == row
+
+
+def _weighted_pick(e: Engine, ai: AiDef, hist: list[str]) -> str | None:
+    """The weighted table's pick (see ``choose_move``); None when the table is empty."""
+    plain = True
+    for w in ai.weighted:
+        if w.fallback or w.once or w.after is not None or w.before is not None:
+            plain = False
+            break
+    if plain:  # the historical draw: no fallbacks, no conditions (the same AI-stream calls)
+        options = [w for w in ai.weighted if not _blocked(w, hist)]
+    else:
+        eligible = [w for w in ai.weighted if _eligible(w, hist)]
+        options = [w for w in eligible if w.fallback or not _blocked(w, hist)] or eligible
+    if not options:
+        options = list(ai.weighted)
+    if not options:
+        return None
+    total = 0
+    for w in options:
+        total += w.weight
+    rng = e.s.rng_ai
+    k = rng.below(total) if total > 0 else 0
+    pick = options[-1]
+    for w in options:
+        if k < w.weight:
+            pick = w
+            break
+        k -= w.weight
+    if not pick.fallback or not _blocked(pick, hist):
+        return pick.move
+    fb = pick.fallback
+    if len(fb) == 1:
+        return fb[0][0]
+    total = 0
+    for _, wt in fb:
+        total += wt
+    k = rng.below(total) if total > 0 else 0
+    for mid, wt in fb:
+        if k < wt:
+            return mid
+        k -= wt
+    return fb[-1][0]
+
+
 def choose_move(e: Engine, u: Unit, d: EnemyDef) -> str:
     """Pick the next move: HP rules first, then the opener, then the cycle or weighted random.
 
     An HP rule fires when HP <= ``below_percent`` of max HP (a ``once`` rule only the first
-    time) and does not advance the opener or the cycle. Weighted random leaves out a move that
-    was already picked ``max_in_row`` times in a row, then draws by weight on the AI stream.
+    time) and does not advance the opener or the cycle. Weighted random: the entries whose
+    ``once``/``after``/``before`` conditions hold take part; an entry planned ``max_in_row``
+    times in a row is left out unless it has a ``fallback``; one entry is drawn by weight on the
+    AI stream, and a drawn entry that is blocked by its repeat limit plans a move drawn from its
+    ``fallback`` table instead (a second draw).
     """
     ai = d.ai
     hist = u.history
@@ -81,33 +157,51 @@ def choose_move(e: Engine, u: Unit, d: EnemyDef) -> str:
     scripted = _expected(ai, script_position(ai, hist))
     if scripted is not None:
         return scripted
-    options = []
-    total = 0
-    for w in ai.weighted:
-        row = w.max_in_row
-        if row and len(hist) >= row and hist[-row:].count(w.move) == row:
-            continue
-        options.append(w)
-        total += w.weight
-    if not options:
-        options = list(ai.weighted)
-        total = sum(w.weight for w in options)
-    if not options:
-        return d.moves[0].id
-    k = e.s.rng_ai.below(total) if total > 0 else 0
-    for w in options:
-        if k < w.weight:
-            return w.move
-        k -= w.weight
-    return options[-1].move
+    picked = _weighted_pick(e, ai, hist)
+    return d.moves[0].id if picked is None else picked
 
 
 def display(e: Engine, u: Unit, m: MoveDef) -> Intent:
     """The intent as shown now: damage per hit through the enemy's and the player's modifiers."""
     dmg = None
-    if m.damage is not None:
-        dmg = attack_damage(e, m.damage, u, e.s.units[0])
+    base = move_damage(u, m)
+    if base is not None:
+        dmg = attack_damage(e, base, u, e.s.units[0])
     return Intent(m.id, m.name, m.intent, dmg, m.hits, m.block)
+
+
+def hp_lost(e: Engine, u: Unit) -> None:
+    """After an enemy lost HP: an ``at_once`` HP rule whose threshold is now reached replaces
+    the planned move at once (the intent is re-resolved and ``EnemyUnitIntentChanged`` is
+    published). A unit with no planned move yet picks the rule at its planning. If its turn
+    in this EnemyPhase already began, the move it made stays in its history and the new one
+    is kept through the end of the phase (not re-planned), so it runs on its next turn."""
+    if not u.alive or not u.move:
+        return
+    d = e.c.enemies[u.def_id]
+    for r in d.ai.hp_rules:
+        if not r.at_once or u.hp * 100 > r.below_percent * u.max_hp:
+            continue
+        if r.once and r.move in u.rules_used:
+            continue
+        if u.move == r.move:
+            return
+        if r.once:
+            u.rules_used.append(r.move)
+        made = False  # has the planned move already been made (its turn began this phase)?
+        if e.s.phase is BattlePhase.ENEMY_PHASE:
+            from .phases import keep_replanned_intent  # phases imports this module
+
+            made = keep_replanned_intent(e, u.uid)
+        u.move = r.move
+        if u.history and not made:
+            u.history[-1] = r.move  # the replaced move was never made
+        else:
+            u.history.append(r.move)
+        u.intent = it = display(e, u, e.c.moves[d.id, r.move])
+        if e.hot:
+            e.emit(ev.EnemyUnitIntentChanged(u.uid, it.move, it.damage, it.hits))
+        return
 
 
 def plan_intent(e: Engine, u: Unit) -> None:
@@ -137,9 +231,10 @@ def resolve_intents(e: Engine) -> None:
         if it is None or not u.alive or it.damage is None:
             continue
         m = moves[u.def_id, u.move]
-        if m.damage is None:
+        base = move_damage(u, m)
+        if base is None:
             continue
-        dmg = attack_damage(e, m.damage, u, player)
+        dmg = attack_damage(e, base, u, player)
         if dmg != it.damage:
             u.intent = Intent(it.move, it.name, it.kind, dmg, it.hits, it.block)
             if e.hot:

@@ -16,7 +16,7 @@ from . import frames as K
 from .cards import move, push_draw, push_entries
 from .combat import decay_statuses, run_status_entries, set_block, status_entries
 from .hooks import draw_count, energy_per_turn
-from .intents import plan_intent, resolve_intents
+from .intents import move_damage, plan_intent, resolve_intents
 from .state import Ctx, Frame, Unit
 
 if TYPE_CHECKING:
@@ -278,6 +278,19 @@ def _keep_intent(f: Frame, uid: int) -> None:
     ids[i] = -1 - uid
 
 
+def keep_replanned_intent(e: Engine, uid: int) -> bool:
+    """An enemy whose move is re-planned (an ``at_once`` HP rule) during the EnemyPhase after
+    its own turn began keeps that move: step 6 does not re-plan it. True in that case."""
+    for f in reversed(e.s.stack):
+        if f.kind == K.ENEMY_PHASE:
+            ids = f.data
+            if ids is not None and uid in ids and ids.index(uid) < f.pc:
+                _keep_intent(f, uid)
+                return True
+            return False
+    return False
+
+
 def step_enemy_phase(e: Engine, f: Frame) -> None:
     """EnemyPhase (seed 001): each living enemy's turn in encounter order, then steps 5-6.
 
@@ -351,8 +364,9 @@ def step_enemy_turn(e: Engine, f: Frame) -> None:
             m = e.c.moves[u.def_id, u.move] if u.move else None
             if m is not None and m.behaviour is not None:
                 ctx = Ctx(u.uid, -1, 0, "", "intent")
-                if m.damage is not None:
-                    ctx.vals["damage"] = m.damage
+                dmg = move_damage(u, m)
+                if dmg is not None:
+                    ctx.vals["damage"] = dmg
                 ctx.vals["hits"] = m.hits
                 if m.block is not None:
                     ctx.vals["block"] = m.block

@@ -19,6 +19,16 @@ if TYPE_CHECKING:
     from ..engine import Engine
 
 
+def roll_enemies(enc: EncounterDef, rng: Rng) -> tuple[str, ...]:
+    """The encounter's enemies for one battle: a group picked uniformly, then one id per slot
+    picked uniformly (each roll only where there is a choice); ``enemies`` when not rolled."""
+    if not enc.groups:
+        return enc.enemies
+    groups = enc.groups
+    group = groups[rng.below(len(groups))] if len(groups) > 1 else groups[0]
+    return tuple(slot[rng.below(len(slot))] if len(slot) > 1 else slot[0] for slot in group)
+
+
 def begin_battle(e: Engine, enc: EncounterDef, char: CharacterDef | None, seed: int) -> None:
     """Steps 1-3 of StartBattle, then queue steps 4-7 (the caller runs the loop)."""
     s = e.s
@@ -41,7 +51,7 @@ def begin_battle(e: Engine, enc: EncounterDef, char: CharacterDef | None, seed: 
     if char is not None:
         for sid, n in char.statuses.items():
             apply_status(e, player, sid, n, trigger=False)  # set up, not applied
-    for eid in enc.enemies:
+    for eid in roll_enemies(enc, Rng(derive(base, "encounter"))):
         make_enemy(e, c.enemies[eid])
     # 3. the draw pile from the run master deck (else the starting deck), shuffled
     entries = s.master

@@ -103,7 +103,7 @@ class Unit:
 
     __slots__ = (
         "uid", "def_id", "name", "hp", "max_hp", "block", "statuses", "alive", "move",
-        "history", "intent", "rules_used",
+        "history", "intent", "rules_used", "rolled",
     )
 
     def __init__(self, uid: int, def_id: str, name: str, hp: int, max_hp: int) -> None:
@@ -119,6 +119,7 @@ class Unit:
         self.history: list[str] = []
         self.intent: Intent | None = None
         self.rules_used: list[str] = []
+        self.rolled: dict[str, int] = {}  # move id -> the damage rolled for this unit
 
     @property
     def is_player(self) -> bool:
@@ -140,6 +141,7 @@ class Unit:
         u.history = self.history.copy()
         u.intent = self.intent
         u.rules_used = self.rules_used.copy()
+        u.rolled = self.rolled.copy()
         return u
 
     def to_list(self) -> list[Any]:
@@ -148,7 +150,7 @@ class Unit:
                                           it.block]
         return [self.uid, self.def_id, self.name, self.hp, self.max_hp, self.block,
                 list(self.statuses.items()), self.alive, self.move, self.history, intent,
-                self.rules_used]
+                self.rules_used, list(self.rolled.items())]
 
     @staticmethod
     def from_list(d: list[Any]) -> Unit:
@@ -162,6 +164,7 @@ class Unit:
         u.intent = None if it is None else Intent(it[0], it[1], IntentKind(it[2]), it[3], it[4],
                                                   it[5])
         u.rules_used = list(d[11])
+        u.rolled = {k: v for k, v in d[12]} if len(d) > 12 else {}
         return u
 
     def __repr__(self) -> str:

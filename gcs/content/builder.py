@@ -354,20 +354,29 @@ def status(status_id: str, name: str | None = None, *, text: str | None = None,
     return Def("statuses", status_id, {**data, **{k: _body(v) for k, v in entries.items()}})
 
 
-def enemy_move(move_id: str, intent: str, *, name: str | None = None, damage: int | None = None,
+def enemy_move(move_id: str, intent: str, *, name: str | None = None,
+               damage: int | tuple[int, int] | None = None,
                hits: int | None = None, block: int | None = None,
                do: Effects | None = None) -> tuple[str, Data]:
-    """A move: deals ``damage`` ``hits`` times, gains ``block``, then runs ``do``."""
-    return move_id, _given(name=name, intent=intent, damage=damage, hits=hits, block=block,
-                           do=None if do is None else _body(do))
+    """A move: deals ``damage`` (a ``(lo, hi)`` pair: rolled per enemy unit) ``hits`` times,
+    gains ``block``, then runs ``do``."""
+    return move_id, _given(name=name, intent=intent,
+                           damage=list(damage) if isinstance(damage, tuple) else damage,
+                           hits=hits, block=block, do=None if do is None else _body(do))
 
 
 def ai(*, opener: Sequence[str] | None = None, cycle: Sequence[str] | None = None,
-       weighted: Mapping[str, int | Mapping[str, int]] | None = None,
+       weighted: Mapping[str, int | Mapping[str, Any]] | Sequence[Mapping[str, Any]] | None = None,
        hp_rules: Sequence[Mapping[str, Any]] | None = None) -> Data:
+    """An enemy AI; ``weighted`` is a mapping move -> weight or entry, or a list of entries
+    ``{"move": ..., "weight": ..., "max_in_row": ..., "fallback": {...}, "once": True, ...}``."""
+    table: object = None
+    if isinstance(weighted, Mapping):
+        table = {k: dict(v) if isinstance(v, Mapping) else v for k, v in weighted.items()} or None
+    elif weighted:
+        table = [dict(w) for w in weighted]
     return _given(opener=list(opener) if opener else None, cycle=list(cycle) if cycle else None,
-                  weighted=dict(weighted) if weighted else None,
-                  hp_rules=[dict(r) for r in hp_rules] if hp_rules else None)
+                  weighted=table, hp_rules=[dict(r) for r in hp_rules] if hp_rules else None)
 
 
 def enemy(enemy_id: str, *, hp: int | tuple[int, int], moves: Sequence[tuple[str, Data]],
@@ -379,12 +388,19 @@ def enemy(enemy_id: str, *, hp: int | tuple[int, int], moves: Sequence[tuple[str
         ai=dict(ai), statuses=stat_data or None))
 
 
-def encounter(encounter_id: str, enemies: Sequence[str], *, name: str | None = None,
-              hand_discard: str | None = None, rewards: str | None = None,
-              kind: str | None = None) -> Def:
-    return Def("encounters", encounter_id, _given(name=name, enemies=list(enemies),
-                                                  hand_discard=hand_discard, rewards=rewards,
-                                                  kind=kind))
+def encounter(encounter_id: str, enemies: Sequence[str | Sequence[str]] | None = None, *,
+              name: str | None = None, hand_discard: str | None = None,
+              rewards: str | None = None, kind: str | None = None,
+              groups: Sequence[Sequence[str | Sequence[str]]] | None = None) -> Def:
+    """An encounter: ``enemies`` left to right (a slot given as a list of ids rolls one of them
+    per battle), or ``groups``: one of these enemy lists is rolled per battle."""
+    def slots(g: Sequence[str | Sequence[str]]) -> list[object]:
+        return [s if isinstance(s, str) else list(s) for s in g]
+
+    return Def("encounters", encounter_id, _given(
+        name=name, enemies=None if enemies is None else slots(enemies),
+        groups=None if groups is None else [slots(g) for g in groups],
+        hand_discard=hand_discard, rewards=rewards, kind=kind))
 
 
 def character(character_id: str, *, max_hp: int, deck: Mapping[str, int],

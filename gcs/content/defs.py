@@ -111,13 +111,26 @@ class MoveDef:
     hits: int = 1
     block: int | None = None
     behaviour: Node | None = None
+    damage_max: int | None = None  # set: damage is rolled in [damage, damage_max] per enemy unit
 
 
 @dataclass(frozen=True, slots=True)
 class WeightedMove:
+    """One entry of a weighted AI table.
+
+    ``max_in_row`` (0: no limit) blocks the move after that many plans in a row; a blocked
+    entry with a ``fallback`` still takes part in the draw and, when drawn, plans a move drawn
+    from ``fallback`` (move, weight) instead. ``once``: only while the move was never planned;
+    ``after``/``before``: only once / until the named move has been planned.
+    """
+
     move: str
     weight: int
     max_in_row: int = 0  # 0: no limit
+    fallback: tuple[tuple[str, int], ...] = ()
+    once: bool = False
+    after: str | None = None
+    before: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +140,7 @@ class HpRule:
     below_percent: int
     move: str
     once: bool = True
+    at_once: bool = False  # also re-plan the moment HP drops to the threshold (not only at planning)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +181,17 @@ class EncounterDef:
     hand_discard: HandDiscardRule = HandDiscardRule.DISCARD_ON_TURN_END
     rewards: str | None = None
     kind: str = "normal"  # normal, elite, boss
+    # Rolled compositions: one group is picked uniformly, then each slot picks one of its enemy
+    # ids uniformly. Empty: always ``enemies``. ``enemies`` is then the first option of group 0.
+    groups: tuple[tuple[tuple[str, ...], ...], ...] = ()
+
+    def enemy_ids(self) -> tuple[str, ...]:
+        """Every enemy id this encounter can field, in first-seen order."""
+        seen = dict.fromkeys(self.enemies)
+        for g in self.groups:
+            for slot in g:
+                seen.update(dict.fromkeys(slot))
+        return tuple(seen)
 
 
 @dataclass(frozen=True, slots=True)

@@ -212,7 +212,8 @@ _VERBS: dict[type, tuple[str, Callable[[Any], Data]]] = {
     N.ModifyCost: ("modify_cost", _modify_cost),
     N.TransformCard: ("transform", _transform),
     N.RegisterCardHook: ("card_hook", lambda n: {**hook(n.hook), **_given(turns=n.turns)}),
-    N.SpawnEnemy: ("spawn", lambda n: _given(enemy=n.enemy, as_=n.var)),
+    N.SpawnEnemy: ("spawn", lambda n: _given(enemy=n.enemy, as_=n.var,
+                                             hp=None if n.hp is None else value(n.hp))),
     N.Kill: ("kill", lambda n: {"unit": unit(n.target)}),
     N.Revive: ("revive", lambda n: {"unit": unit(n.target), "hp": value(n.hp)}),
     N.Call: ("call", lambda n: {"graph": n.graph}),
@@ -341,7 +342,8 @@ def move(m: D.MoveDef) -> Data:
     steps = list(b.steps) if isinstance(b, N.Sequence) else [] if b is None else [b]
     implied: list[N.Node] = []
     if m.damage is not None:
-        implied.append(N.DealDamage(m.damage, E.UnitSel("target"), m.hits))
+        amount: E.Value = m.damage if m.damage_max is None else E.Var("damage")
+        implied.append(N.DealDamage(amount, E.UnitSel("target"), m.hits))
     if m.block is not None:
         implied.append(N.GainBlock(m.block, E.UnitSel("self")))
     if steps[:len(implied)] != implied:
@@ -350,19 +352,26 @@ def move(m: D.MoveDef) -> Data:
     if len(rest) == 1 and isinstance(rest[0], N.Sequence):
         raise _fail("a move whose 'do' is a single Sequence step (it would be flattened)")
     do = effect(rest[0]) if len(rest) == 1 else [effect(n) for n in rest] if rest else None
-    return _given(name=m.name, intent=m.intent.value, damage=m.damage,
+    damage = m.damage if m.damage is None or m.damage_max is None else [m.damage, m.damage_max]
+    return _given(name=m.name, intent=m.intent.value, damage=damage,
                   hits=m.hits if m.hits != 1 else None, block=m.block, do=do)
 
 
 def ai(a: D.AiDef) -> Data:
     if a.cycle and a.weighted:
         raise _fail("an ai with both a cycle and weighted moves")
-    if len({w.move for w in a.weighted}) != len(a.weighted):
-        raise _fail("an ai weighting one move twice")
-    weighted = {w.move: w.weight if w.max_in_row == 0 else
-                {"weight": w.weight, "max_in_row": w.max_in_row} for w in a.weighted}
-    rules = [{"below_percent": r.below_percent, "move": r.move, "once": r.once}
-             for r in a.hp_rules]
+    def entry(w: D.WeightedMove) -> Data:
+        return _given(weight=w.weight, max_in_row=w.max_in_row or None,
+                      fallback=dict(w.fallback) if w.fallback else None,
+                      once=True if w.once else None, after=w.after, before=w.before)
+
+    weighted: object
+    if len({w.move for w in a.weighted}) != len(a.weighted):  # the list form
+        weighted = [{"move": w.move, **entry(w)} for w in a.weighted]
+    else:
+        weighted = {w.move: w.weight if len(entry(w)) == 1 else entry(w) for w in a.weighted}
+    rules = [{"below_percent": r.below_percent, "move": r.move, "once": r.once,
+              **({"at_once": True} if r.at_once else {})} for r in a.hp_rules]
     return _given(opener=list(a.opener) or None, cycle=list(a.cycle) or None,
                   weighted=None if a.cycle else weighted, hp_rules=rules or None)
 
@@ -380,7 +389,10 @@ def enemy(e: D.EnemyDef) -> Data:
 
 def encounter(x: D.EncounterDef) -> Data:
     rule = x.hand_discard
-    return _given(name=x.name, enemies=list(x.enemies), rewards=x.rewards,
+    groups = [[list(sl) if len(sl) > 1 else sl[0] for sl in g] for g in x.groups]
+    return _given(name=x.name, enemies=None if len(groups) > 1 else groups[0] if groups
+                  else list(x.enemies), groups=groups if len(groups) > 1 else None,
+                  rewards=x.rewards,
                   kind=x.kind if x.kind != "normal" else None,
                   hand_discard=rule.value if rule is not HandDiscardRule.DISCARD_ON_TURN_END
                   else None)

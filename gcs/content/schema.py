@@ -13,7 +13,7 @@ from typing import NamedTuple, TypeVar
 
 from ..enums import CardType, Decay, HandDiscardRule, IntentKind, Keyword, Rarity, TargetMode
 from ..flow import nodes as N
-from ..flow.exprs import UnitSel
+from ..flow.exprs import UnitSel, Value, Var
 from .defs import (
     STATUS_ENTRIES,
     AiDef,
@@ -335,13 +335,17 @@ def _move(mid: str, raw: object, ctx: Ctx) -> MoveDef | None:
     ok = check_keys(m, ctx, MOVE_FIELDS, ("intent",))
     name = get_str(m["name"], ctx.at("name")) if "name" in m else title(mid)
     intent = get_enum(m["intent"], ctx.at("intent"), IntentKind) if "intent" in m else None
-    damage = get_int(m["damage"], ctx.at("damage"), 0) if "damage" in m else None
+    rolled = _range(m["damage"], ctx.at("damage"), 0) if "damage" in m else None
+    damage = None if rolled is None else rolled[0]
+    damage_max = rolled[1] if rolled is not None and isinstance(m["damage"], list) else None
     hits = get_int(m["hits"], ctx.at("hits"), 1) if "hits" in m else 1
     block = get_int(m["block"], ctx.at("block"), 0) if "block" in m else None
     env = Env(TARGET, None)
     steps: list[N.Node] = []
     if damage is not None:
-        steps.append(N.DealDamage(damage, TARGET, hits or 1))
+        # a [lo, hi] damage is rolled per enemy unit; the step reads it from the move's $damage
+        amount: Value = damage if damage_max is None else Var("damage")
+        steps.append(N.DealDamage(amount, TARGET, hits or 1))
     if block is not None:
         steps.append(N.GainBlock(block, SELF))
     if "do" in m:
@@ -358,7 +362,40 @@ def _move(mid: str, raw: object, ctx: Ctx) -> MoveDef | None:
     if not ok or bad or intent is None:
         return None
     behaviour = None if not steps else steps[0] if len(steps) == 1 else N.Sequence(tuple(steps))
-    return MoveDef(mid, str(name), intent, damage, hits or 1, block, behaviour)
+    return MoveDef(mid, str(name), intent, damage, hits or 1, block, behaviour, damage_max)
+
+
+W_FIELDS = ("weight", "max_in_row", "fallback", "once", "after", "before")
+
+
+def _weighted(mid: str, spec: Mapping[str, object], sub: Ctx | None, ctx: Ctx,
+              move_id: Callable[[object, Ctx], str | None]) -> WeightedMove | None:
+    """One weighted entry; ``sub`` is the context of its fields (None for a bare weight)."""
+    def at(key: str) -> Ctx:
+        return ctx if sub is None else sub.at(key)
+
+    weight = get_int(spec.get("weight"), at("weight"), 0)
+    row = get_int(spec.get("max_in_row", 0), at("max_in_row"), 0)
+    once = get_bool(spec.get("once", False), at("once"))
+    after = move_id(spec["after"], at("after")) if "after" in spec else None
+    before = move_id(spec["before"], at("before")) if "before" in spec else None
+    fallback: list[tuple[str, int]] = []
+    good = not (("after" in spec and after is None) or ("before" in spec and before is None))
+    if "fallback" in spec:
+        fm = get_map(spec["fallback"], at("fallback"), "a mapping of move -> weight")
+        good = good and bool(fm)
+        if fm is not None and not fm:
+            at("fallback").error("a fallback needs at least one move")
+        for fk, fv in (fm or {}).items():
+            fid = move_id(fk, at("fallback").at(fk))
+            fw = get_int(fv, at("fallback").at(fk), 1)
+            if fid is None or fw is None:
+                good = False
+            else:
+                fallback.append((fid, fw))
+    if not good or weight is None or row is None or once is None:
+        return None
+    return WeightedMove(mid, weight, row, tuple(fallback), once, after, before)
 
 
 def _ai(raw: object, ctx: Ctx, moves: list[str]) -> AiDef | None:
@@ -390,35 +427,46 @@ def _ai(raw: object, ctx: Ctx, moves: list[str]) -> AiDef | None:
         ctx.at("cycle").error("a cycle needs at least one move")
         ok = False
     weighted: list[WeightedMove] = []
-    wm = get_map(m["weighted"], ctx.at("weighted"), "a mapping of move -> weight") \
-        if "weighted" in m else {}
-    ok = ok and wm is not None
-    for k, v in (wm or {}).items():
-        wctx = ctx.at("weighted").at(k)
-        if move_id(k, wctx) is None:
+    raw_w = m.get("weighted", {})
+    if isinstance(raw_w, list):  # the list form: [{move: ..., weight: ...}, ...] (a move may repeat)
+        entries: list[tuple[object, object, Ctx]] = []
+        for i, v in enumerate(raw_w):
+            ectx = ctx.at("weighted").at(i)
+            em = get_map(v, ectx, "a weighted entry {move: ..., weight: ...}")
+            if em is None or not check_keys(em, ectx, ("move", *W_FIELDS), ("move", "weight")):
+                ok = False
+                continue
+            entries.append((em["move"], {k: x for k, x in em.items() if k != "move"}, ectx))
+    else:
+        wm = get_map(raw_w, ctx.at("weighted"), "a mapping of move -> weight")
+        ok = ok and wm is not None
+        entries = [(k, v, ctx.at("weighted").at(k)) for k, v in (wm or {}).items()]
+    for k, v, wctx in entries:
+        mid = move_id(k, wctx.at("move") if isinstance(raw_w, list) else wctx)
+        if mid is None:
             ok = False
             continue
         spec = v if isinstance(v, dict) else {"weight": v}
-        if isinstance(v, dict) and not check_keys(v, wctx, ("weight", "max_in_row"), ("weight",)):
+        if isinstance(v, dict) and not isinstance(raw_w, list) and not check_keys(
+                v, wctx, W_FIELDS, ("weight",)):
             ok = False
             continue
-        wat, rat = (wctx.at("weight"), wctx.at("max_in_row")) if isinstance(v, dict) else (
-            wctx, wctx)
-        weight = get_int(spec.get("weight"), wat, 0)
-        row = get_int(spec.get("max_in_row", 0), rat, 0)
-        if weight is None or row is None:
+        got = _weighted(mid, spec, wctx if isinstance(v, dict) else None, wctx, move_id)
+        if got is None:
             ok = False
         else:
-            weighted.append(WeightedMove(k, weight, row))
+            weighted.append(got)
     def hp_rule(r: object, rctx: Ctx) -> HpRule | None:
         rm = get_map(r, rctx, "an hp rule {below_percent: 50, move: split, once: true}")
-        if rm is None or not check_keys(rm, rctx, ("below_percent", "move", "once"),
+        if rm is None or not check_keys(rm, rctx, ("below_percent", "move", "once", "at_once"),
                                         ("below_percent", "move")):
             return None
         pct = get_int(rm["below_percent"], rctx.at("below_percent"), 1)
         mv = move_id(rm["move"], rctx.at("move"))
         once = get_bool(rm.get("once", True), rctx.at("once"))
-        return None if pct is None or mv is None or once is None else HpRule(pct, mv, once)
+        now = get_bool(rm.get("at_once", False), rctx.at("at_once"))
+        return None if pct is None or mv is None or once is None or now is None else HpRule(
+            pct, mv, once, now)
 
     rules = _items(m["hp_rules"], ctx.at("hp_rules"), hp_rule, "a list of hp rules") \
         if "hp_rules" in m else []
@@ -467,7 +515,7 @@ def compile_enemy(eid: str, raw: object, ctx: Ctx) -> EnemyDef | None:
 
 # ---------------------------------------------------------------- encounters, characters, rewards
 
-ENCOUNTER_FIELDS = ("name", "enemies", "hand_discard", "rewards", "kind")
+ENCOUNTER_FIELDS = ("name", "enemies", "groups", "hand_discard", "rewards", "kind")
 ENCOUNTER_KINDS = ("normal", "elite", "boss")
 CHARACTER_FIELDS = ("name", "max_hp", "deck", "statuses", "gold")
 REWARD_FIELDS = ("cards", "rarity_weights", "pool", "gold", "upgrade", "remove")
@@ -477,13 +525,41 @@ def compile_encounter(xid: str, raw: object, ctx: Ctx) -> EncounterDef | None:
     m = get_map(raw, ctx, "an encounter mapping (enemies, rewards, kind, ...)")
     if m is None:
         return None
-    ok = check_keys(m, ctx, ENCOUNTER_FIELDS, ("enemies",))
-    name = get_str(m["name"], ctx.at("name")) if "name" in m else title(xid)
-    enemies = _items(m["enemies"], ctx.at("enemies"), lambda v, c: get_ref(v, c, "enemy"),
-                     "a list of enemy ids") if "enemies" in m else None
-    if "enemies" in m and isinstance(m["enemies"], list) and not m["enemies"]:
-        ctx.at("enemies").error("an encounter needs at least one enemy")
+    ok = check_keys(m, ctx, ENCOUNTER_FIELDS)
+    if ("enemies" in m) == ("groups" in m):
+        ctx.error("an encounter needs exactly one of 'enemies' or 'groups'")
         ok = False
+    name = get_str(m["name"], ctx.at("name")) if "name" in m else title(xid)
+
+    def slot(v: object, c: Ctx) -> tuple[str, ...] | None:
+        """An enemy id, or a list of enemy ids (one is rolled per battle)."""
+        if not isinstance(v, list):
+            one = get_ref(v, c, "enemy")
+            return None if one is None else (one,)
+        got = _items(v, c, lambda x, cc: get_ref(x, cc, "enemy"), "a list of enemy ids")
+        if got is not None and not got:
+            c.error("a rolled slot needs at least one enemy id")
+            return None
+        return None if got is None else tuple(got)
+
+    def group(v: object, c: Ctx) -> tuple[tuple[str, ...], ...] | None:
+        got = _items(v, c, slot, "a list of enemy ids (a slot may be a list to roll from)")
+        if got is not None and not got:
+            c.error("an encounter needs at least one enemy")
+            return None
+        return None if got is None else tuple(got)
+
+    groups: list[tuple[tuple[str, ...], ...]] | None = None
+    if "enemies" in m:
+        one = group(m["enemies"], ctx.at("enemies"))
+        groups = None if one is None else [one]
+    elif "groups" in m:
+        groups = _items(m["groups"], ctx.at("groups"), group, "a list of enemy groups")
+        if groups is not None and not groups:
+            ctx.at("groups").error("'groups' needs at least one group")
+            groups = None
+    enemies = None if not groups else [sl[0] for sl in groups[0]]
+    rolled = groups is not None and (len(groups) > 1 or any(len(sl) > 1 for sl in groups[0]))
     rule = get_enum(m["hand_discard"], ctx.at("hand_discard"), HandDiscardRule) \
         if "hand_discard" in m else HandDiscardRule.DISCARD_ON_TURN_END
     rewards = get_ref(m["rewards"], ctx.at("rewards"), "reward table") if "rewards" in m else None
@@ -491,7 +567,8 @@ def compile_encounter(xid: str, raw: object, ctx: Ctx) -> EncounterDef | None:
     if not ok or enemies is None or name is None or rule is None or kind is None or (
             "rewards" in m and rewards is None):
         return None
-    return EncounterDef(xid, name, tuple(enemies), rule, rewards, kind)
+    return EncounterDef(xid, name, tuple(enemies), rule, rewards, kind,
+                        tuple(groups or ()) if rolled else ())
 
 
 def _stacks(v: object, ctx: Ctx) -> dict[str, int] | None:

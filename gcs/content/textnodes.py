@@ -285,8 +285,8 @@ VERBS: dict[str, tuple[tuple[str, ...], tuple[str, ...], Callable[[Args], N.Node
     "modify_cost": (("from",), (*_CARDS, "amount", "set_to", "duration"), _modify_cost),
     "transform": (("from",), (*_CARDS, "into", "pool"), _transform),
     "card_hook": (("kind", "op", "amount"), (*HOOK_KEYS, "turns"), _card_hook),
-    "spawn": (("enemy",), ("enemy", "as"), lambda a: N.SpawnEnemy(a.ref("enemy", "enemy"),
-                                                                   a.name("as", False, "units"))),
+    "spawn": (("enemy",), ("enemy", "as", "hp"), lambda a: N.SpawnEnemy(
+        a.ref("enemy", "enemy"), a.name("as", False, "units"), a.value("hp") if a.has("hp") else None)),
     "kill": (("unit",), ("unit",), lambda a: N.Kill(a.unit("unit", None))),
     "revive": (("unit", "hp"), ("unit", "hp"),
                lambda a: N.Revive(a.unit("unit", None), a.value("hp"))),

@@ -137,7 +137,8 @@ def _ex_remove(e: Engine, node: N.RemoveStatus, ctx: Ctx) -> None:
 
 
 def _ex_spawn(e: Engine, node: N.SpawnEnemy, ctx: Ctx) -> None:
-    u = spawn_enemy(e, e.c.enemy(node.enemy))
+    hp = None if node.hp is None else max(1, val(e, node.hp, ctx))
+    u = spawn_enemy(e, e.c.enemy(node.enemy), hp=hp)
     if node.var:
         ctx.objs[node.var] = ["u", [u.uid]]
 

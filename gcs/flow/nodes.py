@@ -237,8 +237,11 @@ class RemoveStatus:
 
 @dataclass(frozen=True, slots=True)
 class SpawnEnemy:
+    """Summon ``enemy``; ``hp`` (when set) is its max and current HP instead of a roll."""
+
     enemy: str
     var: str | None = None
+    hp: Value | None = None
 
 
 @dataclass(frozen=True, slots=True)
