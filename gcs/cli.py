@@ -7,6 +7,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from ._version import __version__, engine_kind
 from .content.db import Content
 from .errors import ContentError, GameError
 
@@ -113,6 +114,7 @@ def _cmd_validate(a: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="gcs", description="GCS card-battle runtime")
+    p.add_argument("--version", action="version", version=f"gcs {__version__} ({engine_kind()} engine)")
     sub = p.add_subparsers(dest="cmd", required=True)
 
     def common(sp: argparse.ArgumentParser) -> None:
