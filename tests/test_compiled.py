@@ -15,9 +15,11 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
 from play_fingerprint import fingerprint
 
 import gcs
+from gcs.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
@@ -64,3 +66,10 @@ def test_this_engine_plays_exactly_like_the_pure_source_tree() -> None:
     assert here["version"] == pure["version"] == gcs.__version__
     assert here["battles"] == pure["battles"]
     assert len(pure["battles"]) >= 40  # type: ignore[arg-type]
+
+
+def test_gcs_version_names_the_engine_under_test(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out == f"gcs {gcs.__version__} ({ENGINE} engine)\n"

@@ -32,6 +32,12 @@ SIMULATE = ["simulate", "--encounter", "jaw_worm", "--battles", "150", "--seed",
             "--workers", "2"]
 
 
+def build_env(**env: str) -> dict[str, str]:
+    """This environment with the build switches (a forced pure build, a compiler) as given only."""
+    base = {k: v for k, v in os.environ.items() if k not in ("GCS_PURE", "CC", "MYPYC_OPT_LEVEL")}
+    return dict(base, **env)
+
+
 def build_wheel(tmp: Path, **env: str) -> tuple[Path, list[str]]:
     """Copy the tree to ``tmp/src``, ``pip wheel`` it into ``tmp/dist``: the wheel and the
     build's ``gcs build:`` notices."""
@@ -39,7 +45,7 @@ def build_wheel(tmp: Path, **env: str) -> tuple[Path, list[str]]:
     shutil.copytree(ROOT, src, ignore=NOT_SOURCES)
     r = subprocess.run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "--no-index",
                         "--no-build-isolation", "-w", str(tmp / "dist"), str(src)],
-                       capture_output=True, text=True, timeout=600, env=dict(os.environ, **env))
+                       capture_output=True, text=True, timeout=600, env=build_env(**env))
     assert r.returncode == 0, (r.stdout + r.stderr)[-4000:]
     out = (r.stdout + r.stderr).splitlines()
     (wheel,) = (tmp / "dist").glob("gcs-*.whl")
