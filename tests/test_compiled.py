@@ -1,8 +1,9 @@
-"""The mypyc-compiled engine (scripts/compile_fast.py -> build/fast) plays exactly like the
-pure-Python package: same seeds, same actions, same final states.
-
-The test builds the compiled copy if it is missing or stale (about 20 s; needs mypy and a C
-compiler, both part of the dev set-up). scripts/test also runs the whole suite against it.
+"""Both engines play the same game. ``./scripts/test`` runs the suite twice: on the source tree
+(pure Python, ``GCS_ENGINE=pure``) and on the wheel installed in ``.venv/compiled`` (the
+mypyc-compiled engine the main job runs, ``GCS_ENGINE=compiled``). These tests check that each
+pass runs the engine it names, compiled as pyproject.toml lists, and that it plays exactly like
+the pure source tree run in another process (with another hash seed). tests/test_wheel.py
+checks a freshly built wheel the same way, once.
 """
 
 from __future__ import annotations
@@ -11,51 +12,64 @@ import json
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
+import pytest
+from play_fingerprint import fingerprint
+
+import gcs
+from gcs.cli import main
+
 ROOT = Path(__file__).resolve().parent.parent
-
-SCRIPT = r"""
-import hashlib, json, sys
-from gcs import Game, builtin_content
-from gcs.sim.policies import RandomPolicy, GreedyPolicy
-from gcs.sim.runner import play_battle
-import gcs.battle.phases as phases
-content = builtin_content()
-out = {"compiled": phases.__file__.endswith(".so"), "battles": []}
-for enc in sorted(content.encounters):
-    for seed in range(4):
-        g = Game(content, seed=seed * 7919 + len(enc), log_events=True)
-        pol = RandomPolicy(seed) if seed % 2 == 0 else GreedyPolicy()
-        r = play_battle(g, enc, pol, record=True)
-        state = json.dumps(g.to_json(), sort_keys=True)
-        events = "\n".join(repr(e) for e in g.event_log)
-        out["battles"].append([enc, seed, r.won, r.turns, r.actions,
-                               hashlib.sha256(state.encode()).hexdigest(),
-                               hashlib.sha256(events.encode()).hexdigest()])
-print(json.dumps(out))
-"""
+TESTS = ROOT / "tests"
+ENGINE = os.environ.get("GCS_ENGINE", "pure")
 
 
-def _run(pythonpath: str | None) -> dict[str, object]:
-    env = dict(os.environ)
-    if pythonpath:
-        env["PYTHONPATH"] = pythonpath
-    else:
-        env.pop("PYTHONPATH", None)
-    r = subprocess.run([sys.executable, "-P", "-c", SCRIPT], cwd=ROOT, env=env,
-                       capture_output=True, text=True, timeout=600)
+def compiled_modules() -> list[str]:
+    with open(ROOT / "pyproject.toml", "rb") as fh:
+        modules: list[str] = tomllib.load(fh)["tool"]["gcs"]["compiled"]["modules"]
+    return modules
+
+
+def pure_fingerprint_in_another_process() -> dict[str, object]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED="4242")
+    r = subprocess.run([sys.executable, "-P", str(TESTS / "play_fingerprint.py")], cwd=TESTS,
+                       env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     data: dict[str, object] = json.loads(r.stdout)
     return data
 
 
-def test_compiled_engine_plays_exactly_like_the_pure_python_package() -> None:
-    build = subprocess.run([sys.executable, "scripts/compile_fast.py", "--if-stale"], cwd=ROOT,
-                           capture_output=True, text=True, timeout=900)
-    assert build.returncode == 0, build.stderr[-3000:]
-    pure = _run(str(ROOT))
-    fast = _run(str(ROOT / "build" / "fast"))
-    assert pure["compiled"] is False and fast["compiled"] is True
-    assert fast["battles"] == pure["battles"]
+def test_this_run_tests_the_engine_it_names() -> None:
+    assert gcs.engine_kind() == ENGINE
+    from_source_tree = Path(gcs.__file__).resolve().is_relative_to(ROOT / "gcs")
+    assert from_source_tree == (ENGINE == "pure")
+
+
+def test_the_compiled_modules_are_those_pyproject_lists() -> None:
+    import importlib
+
+    modules = compiled_modules()
+    assert "gcs/engine.py" in modules and len(modules) == len(set(modules))
+    for path in modules:
+        assert (ROOT / path).is_file(), f"[tool.gcs.compiled] lists {path}, which does not exist"
+        mod = importlib.import_module(path.removesuffix(".py").replace("/", "."))
+        assert mod.__file__ is not None
+        assert mod.__file__.endswith(".py") == (ENGINE == "pure"), mod.__file__
+
+
+def test_this_engine_plays_exactly_like_the_pure_source_tree() -> None:
+    here = fingerprint()
+    pure = pure_fingerprint_in_another_process()
+    assert (here["engine"], pure["engine"]) == (ENGINE, "pure")
+    assert here["version"] == pure["version"] == gcs.__version__
+    assert here["battles"] == pure["battles"]
     assert len(pure["battles"]) >= 40  # type: ignore[arg-type]
+
+
+def test_gcs_version_names_the_engine_under_test(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out == f"gcs {gcs.__version__} ({ENGINE} engine)\n"
