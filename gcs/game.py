@@ -12,7 +12,8 @@ from .battle import cards as C
 from .battle import run as R
 from .battle.hooks import effective_cost
 from .battle.phases import check_end, finish_battle, push_turn_end
-from .battle.play import check_instance, check_target, commit_play, refusal
+from .battle.play import check_instance, commit_play
+from .battle.refusals import end_turn_refusal, play_guard
 from .battle.rewards import apply as apply_reward_to_run
 from .battle.start import begin_battle
 from .battle.state import (
@@ -298,20 +299,13 @@ class Game:
             e.busy = False
 
     def can_play_card(self, card: CardInstance) -> bool:
-        """Could this card be played now (ignoring the target, which is chosen after)?"""
-        e = self._query()
-        inst = check_instance(e, card)
-        t = -1
-        if inst.active.target is TargetMode.SINGLE_ENEMY:
-            alive = [u.uid for u in e.s.units[1:] if u.alive]
-            t = alive[0] if alive else -1
-        return refusal(e, inst, t) is None
+        """Could this card be played now (the target is chosen after)? False for every state
+        reason (docs/rules/refusals.md); a non-instance or another game's instance raises."""
+        return play_guard(self._e, card, None, any_target=True)[2] is None
 
     def play_refusal(self, card: CardInstance, target: Any = None) -> str | None:
         """Why ``try_play_card(card, target)`` would return False now, or None."""
-        e = self._query()
-        inst = check_instance(e, card)
-        return refusal(e, inst, check_target(e, inst, target))
+        return play_guard(self._e, card, target)[2]
 
     def requires_target(self, card: GameCard | CardInstance) -> bool:
         """True when the card needs a single-enemy target picker."""
@@ -322,10 +316,9 @@ class Game:
 
     def try_play_card(self, card: CardInstance, target: Any = None) -> bool:
         """Validate everything, then play; False (and no change) if the play is refused."""
-        e = self._battle()
-        inst = check_instance(e, card)
-        t = check_target(e, inst, target)
-        if refusal(e, inst, t) is not None:
+        e = self._e
+        inst, t, why = play_guard(e, card, target)
+        if why is not None:
             return False
         e.busy = True
         try:
@@ -336,10 +329,9 @@ class Game:
         return True
 
     def end_player_turn(self) -> bool:
-        """Run EndPlayerTurn steps 1-6 and the enemy phase; False if not allowed now."""
-        e = self._battle()
-        s = e.s
-        if s.phase is not BattlePhase.PLAYER_PHASE or s.pause != NO_PAUSE or s.stack:
+        """Run EndPlayerTurn steps 1-6 and the enemy phase; False (no change) if not allowed now."""
+        e = self._e
+        if end_turn_refusal(e) is not None:
             return False
         push_turn_end(e)
         self._run()

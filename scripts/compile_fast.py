@@ -28,7 +28,7 @@ MODULES = [
     "gcs/rng.py", "gcs/engine.py", "gcs/agent.py",
     "gcs/battle/state.py", "gcs/battle/cards.py", "gcs/battle/phases.py", "gcs/battle/play.py",
     "gcs/battle/hooks.py", "gcs/battle/combat.py", "gcs/battle/intents.py",
-    "gcs/battle/run.py", "gcs/battle/rewards.py",
+    "gcs/battle/run.py", "gcs/battle/rewards.py", "gcs/battle/refusals.py",
     "gcs/flow/interp.py", "gcs/flow/actions.py", "gcs/flow/values.py",
     "gcs/sim/policies.py",
 ]

@@ -215,6 +215,18 @@ def discard(sel: Selection) -> Data:
     return _with_cards("discard", sel)
 
 
+def remove_from_battle(sel: Selection) -> Data:
+    """Take the selected cards out of the battle (a played Power's own destination)."""
+    return _with_cards("remove_from_battle", sel)
+
+
+def play_card(sel: Selection, *, free: bool | None = None, copy: bool | None = None,
+              target: str | None = None, to: str | None = None,
+              as_: str | None = None) -> Data:
+    """Play the selected cards (or copies) as nested plays: seed 004 steps 2-5."""
+    return _with_cards("play_card", sel, free=free, copy=copy, target=target, to=to, as_=as_)
+
+
 def upgrade(sel: Selection) -> Data:
     return _with_cards("upgrade", sel)
 
@@ -230,9 +242,11 @@ def transform(sel: Selection, *, into: str | None = None,
 
 
 def card_hook(kind: str, *, op: str | None = None, amount: int | None = None,
-              where: Mapping[str, Any] | None = None, turns: int | None = None) -> Data:
+              where: Mapping[str, Any] | None = None, turns: int | None = None,
+              scope: str | None = None) -> Data:
     return {"card_hook": _given(kind=kind, op=op, amount=amount,
-                                where=dict(where) if where is not None else None, turns=turns)}
+                                where=dict(where) if where is not None else None, turns=turns,
+                                scope=scope)}
 
 
 def spawn(enemy_id: str, *, as_: str | None = None) -> Data:

@@ -208,10 +208,16 @@ _VERBS: dict[type, tuple[str, Callable[[Any], Data]]] = {
                                     "position": n.position.value}),
     N.ExhaustCard: ("exhaust", lambda n: card_selection(n.select)),
     N.DiscardCard: ("discard", lambda n: card_selection(n.select)),
+    N.RemoveFromBattle: ("remove_from_battle", lambda n: card_selection(n.select)),
+    N.PlayCard: ("play_card", lambda n: {**card_selection(n.select), **_given(
+        free=None if n.free else False, copy=True if n.copy else None,
+        target=None if n.target is None else unit(n.target),
+        to=None if n.to is None else n.to.value, as_=n.var)}),
     N.UpgradeCard: ("upgrade", lambda n: card_selection(n.select)),
     N.ModifyCost: ("modify_cost", _modify_cost),
     N.TransformCard: ("transform", _transform),
-    N.RegisterCardHook: ("card_hook", lambda n: {**hook(n.hook), **_given(turns=n.turns)}),
+    N.RegisterCardHook: ("card_hook", lambda n: {**hook(n.hook), **_given(
+        turns=n.turns, scope=None if n.scope == "player_turns" else n.scope)}),
     N.SpawnEnemy: ("spawn", lambda n: _given(enemy=n.enemy, as_=n.var)),
     N.Kill: ("kill", lambda n: {"unit": unit(n.target)}),
     N.Revive: ("revive", lambda n: {"unit": unit(n.target), "hp": value(n.hp)}),
