@@ -25,9 +25,16 @@ class BattleStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class BattleEnded(Event):
+    """The battle's result, published while its final state can still be read (phase
+    BATTLE_WON or BATTLE_LOST): ``enemy_hp`` in encounter order, ``reward`` the applied
+    reward (``str(Reward)``) or None (skipped, or a defeat)."""
+
     won: bool
     turns: int
     player_hp: int
+    player_max_hp: int = 0
+    enemy_hp: tuple[int, ...] = ()
+    reward: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -406,7 +406,7 @@ class Game:
         e.busy = True
         try:
             apply_reward_to_run(e, reward)
-            finish_battle(e, won=True)
+            finish_battle(e, won=True, reward=str(reward))
         finally:
             e.busy = False
 

@@ -414,19 +414,24 @@ def step_lost(e: Engine, f: Frame) -> None:
         finish_battle(e, won=False)
 
 
-def finish_battle(e: Engine, won: bool) -> None:
-    """Close the battle (HP into the run, piles emptied, phase NONE), then publish BattleEnded.
+def finish_battle(e: Engine, won: bool, reward: str | None = None) -> None:
+    """Publish BattleEnded on the final state, then close the battle.
 
-    BattleEnded is the last event of a battle: its handlers already read the closed state
-    (``phase`` NONE, ``is_battle_active`` False, empty piles).
+    BattleEnded's handlers read the battle as it ended: phase BATTLE_WON or BATTLE_LOST,
+    the units with their final HP, the piles as they were. Then the battle closes (HP into
+    the run, piles emptied, hooks and delayed triggers dropped, phase NONE with its
+    PhaseChanged, the very last event): after the call that published BattleEnded returns,
+    ``is_battle_active`` is False.
     """
     s = e.s
     player = s.units[0]
+    if e.hot:
+        e.emit(ev.BattleEnded(won, s.turn, player.hp, player.max_hp,
+                              tuple(u.hp for u in s.units[1:]), reward))
     s.hp = player.hp if won else 0
     s.result = won
     s.rewards = None
     s.active = False
-    enter(e, BattlePhase.NONE)
     for inst in s.cards.values():
         inst.pile = Pile.REMOVED
     s.cards = {}
@@ -436,5 +441,4 @@ def finish_battle(e: Engine, won: bool) -> None:
     s.delayed = []
     s.end_turn = False
     s.extra_turns = 0
-    if e.hot:
-        e.emit(ev.BattleEnded(won, s.turn, player.hp))
+    enter(e, BattlePhase.NONE)
