@@ -355,13 +355,14 @@ def hook(kind: str, *, op: str | None = None, amount: int | None = None,
 
 
 def status(status_id: str, name: str | None = None, *, text: str | None = None,
-           debuff: bool | None = None, decay: str | None = None,
+           debuff: bool | None = None, decay: str | None = None, decay_at: str | None = None,
            allow_negative: bool | None = None, max_stacks: int | None = None,
            modifiers: Sequence[str | Mapping[str, Any]] | None = None,
            hooks: Sequence[Mapping[str, Any]] | None = None, skip_turn: bool | None = None,
            keeps_block: bool | None = None, **entries: Effects) -> Def:
     """A status; entries (``on_turn_end=...``) run with ``self`` = the holder."""
-    data = _given(name=name, text=text, debuff=debuff, decay=decay, allow_negative=allow_negative,
+    data = _given(name=name, text=text, debuff=debuff, decay=decay, decay_at=decay_at,
+                  allow_negative=allow_negative,
                   max_stacks=max_stacks, modifiers=list(modifiers) if modifiers else None,
                   hooks=[dict(h) for h in hooks] if hooks else None, skip_turn=skip_turn,
                   keeps_block=keeps_block)

@@ -331,6 +331,7 @@ def status(s: D.StatusDef) -> Data:
     return {"name": s.name, **_given(
         text=s.text or None, **{k: True for k in flags if getattr(s, k)},
         decay=s.decay.value if s.decay is not Decay.NONE else None,
+        decay_at=s.decay_at if s.decay_at != "turn_end" else None,
         max_stacks=s.max_stacks if s.max_stacks != 999 else None,
         modifiers=[modifier(m) for m in s.modifiers] or None,
         hooks=[hook(h) for h in s.hooks] or None),

@@ -448,8 +448,15 @@ def register_hook(e: Engine, node: N.Node, source: int) -> None:
     # Scope = Turns counts player turns: the current one when registered during the
     # player's turn, otherwise the next one (a hook made in the enemy phase or at battle
     # start must not expire before it ever applies).
+    # A hook whose scope counts enemy turns keeps its count down instead: it is removed at
+    # EnemyPhase step 4 of the N-th enemy turn that ends after its registration.
     here = s.phase in (BattlePhase.PLAYER_TURN_START, BattlePhase.PLAYER_PHASE)
-    expires = None if node.turns is None else s.player_turns + node.turns + (0 if here else 1)
+    if node.turns is None:
+        expires = None
+    elif node.scope == "enemy_turns":
+        expires = node.turns
+    else:
+        expires = s.player_turns + node.turns + (0 if here else 1)
     s.hooks.append(ActiveHook(node, source, expires, s.next_seq))
     s.next_seq += 1
     resolve_intents(e)
