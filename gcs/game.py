@@ -152,6 +152,7 @@ class Game:
     # ------------------------------------------------------------ state
     @property
     def phase(self) -> BattlePhase:
+        """The current BattlePhase (NONE when no battle is active)."""
         return self._e.s.phase
 
     @property
@@ -161,22 +162,27 @@ class Game:
 
     @property
     def turn_number(self) -> int:
+        """TurnNumber: 1 from StartBattle step 5, incremented at the end of each EnemyPhase."""
         return self._e.s.turn
 
     @property
     def is_battle_active(self) -> bool:
+        """True from Initialize through BattleWon/BattleLost; False once the battle closed."""
         return self._e.s.active
 
     @property
     def is_waiting_for_choice(self) -> bool:
+        """True while a Choice is open (answer it with ``choose``)."""
         return self._e.s.pause == CHOICE
 
     @property
     def is_waiting(self) -> bool:
+        """True while a Choice, Wait or Animation Gate holds the current effect wave."""
         return self._e.s.pause != NO_PAUSE
 
     @property
     def is_waiting_for_reward(self) -> bool:
+        """True after BattleRewardOffered, until ``apply_reward`` or ``skip_reward``."""
         return self._e.s.rewards is not None
 
     @property
@@ -186,20 +192,24 @@ class Game:
 
     @property
     def energy(self) -> int:
+        """The player's current energy."""
         return self._e.s.energy
 
     @property
     def player(self) -> Unit | None:
+        """The player unit (unit id 0), or None before any battle."""
         u = self._e.s.units
         return u[0] if u else None
 
     @property
     def enemies(self) -> list[Unit]:
+        """The enemy units in encounter order (unit ids 1..n), dead ones included; [] with no battle."""
         s = self._e.s
         return s.units[1:] if s.active else []
 
     @property
     def gold(self) -> int:
+        """The run's gold."""
         return self._e.s.gold
 
     @property
@@ -214,10 +224,12 @@ class Game:
 
     @property
     def current_hand(self) -> list[CardInstance] | None:
+        """The hand, or None outside a battle (seed 000: UIs should use ``hand()``)."""
         return self.hand() if self._e.s.active else None
 
     @property
     def pending_choice(self) -> PendingChoice | None:
+        """The open Choice (prompt, candidates, min, max), or None."""
         s = self._e.s
         if s.pause != CHOICE:
             return None
@@ -226,11 +238,13 @@ class Game:
 
     @property
     def offered_rewards(self) -> list[Reward]:
+        """The rewards offered now (empty unless ``is_waiting_for_reward``)."""
         r = self._e.s.rewards
         return [] if r is None else list(r)
 
     @property
     def clock(self) -> float:
+        """The game clock in seconds (moved only by ``advance_time``)."""
         return self._e.s.clock
 
     @property
@@ -251,6 +265,7 @@ class Game:
         return [cards[i] for i in ids]
 
     def hand(self) -> list[CardInstance]:
+        """The hand, in order (a new list; empty outside a battle)."""
         return self._pile(self._e.s.hand)
 
     def draw_pile(self) -> list[CardInstance]:
@@ -258,15 +273,19 @@ class Game:
         return self._pile(self._e.s.draw)
 
     def discard_pile(self) -> list[CardInstance]:
+        """The discard pile, oldest first (a new list; empty outside a battle)."""
         return self._pile(self._e.s.discard)
 
     def exhaust_pile(self) -> list[CardInstance]:
+        """The exhaust pile (a new list; empty outside a battle)."""
         return self._pile(self._e.s.exhaust)
 
     def played_this_turn(self) -> list[CardInstance]:
+        """Cards played successfully this turn, in play order (nested plays included)."""
         return self._pile(self._e.s.played)
 
     def drawn_this_turn(self) -> list[CardInstance]:
+        """Cards drawn this turn, in draw order."""
         return self._pile(self._e.s.drawn)
 
     def pile(self, scope: PileScope) -> list[CardInstance]:
@@ -411,6 +430,7 @@ class Game:
             e.busy = False
 
     def skip_reward(self) -> None:
+        """Take no reward; publishes the final BattleEnded (reward None), then the battle closes."""
         e = self._battle()
         if e.s.rewards is None:
             raise RewardError("no reward is offered")
@@ -503,6 +523,7 @@ class Game:
 
     # ------------------------------------------------------------ master deck
     def get_master_deck(self) -> list[MasterEntry]:
+        """The run master deck, in order (a new list of MasterEntry)."""
         return list(self._e.s.master)
 
     def set_master_deck(self, entries: Iterable[MasterEntry | str | tuple[str, bool]]) -> None:
@@ -540,9 +561,11 @@ class Game:
 
     @property
     def event_log(self) -> list[Event]:
+        """Every event published so far, in order (a new list; empty with ``log_events=False``)."""
         return list(self._e.log)
 
     def clear_event_log(self) -> None:
+        """Forget the events logged so far (subscribers are not affected)."""
         self._e.log.clear()
 
     # ------------------------------------------------------------ agent surface
