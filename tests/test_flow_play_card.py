@@ -184,3 +184,42 @@ def test_yaml_play_card_and_remove_from_battle_compile_to_their_nodes() -> None:
         if d.type is CardType.POWER:  # every bundled Power authors its destination
             assert isinstance(d.on_play, N.Sequence), cid
             assert d.on_play.steps[-1] == N.RemoveFromBattle(THIS), cid
+
+
+def test_play_card_mayhem_style_status_plays_the_top_card_at_turn_start() -> None:
+    mayhem = gcs.StatusDef("mayhem", "Mayhem", entries={"on_turn_start": N.PlayCard(TOP)})
+    g = start(TIP, statuses=[mayhem], player_statuses={"mayhem": 1},
+              deck=(DeckEntry("defend", count=10),))
+    g.add_card_to_pile("tip", PileScope.DRAW, gcs.DrawPilePosition.TOP)
+    g.clear_event_log()
+    g.end_player_turn()
+    assert g.phase is BattlePhase.PLAYER_PHASE and g.turn_number == 2
+    assert trace(g, "play", "m") == ["play tip", "m5"]
+    # played at step 6, after step 5 cleared the record: it counts for this turn
+    assert [c.card_id for c in g.played_this_turn()] == ["tip"]
+    assert any(c.card_id == "tip" for c in g.discard_pile())
+
+
+def test_play_card_omniscience_style_choose_then_play_twice_and_exhaust() -> None:
+    omni = card("omni", 0, on_play=N.Choice(CardSel("draw"), "c", then=seq(
+        N.Loop(2, N.PlayCard(CardSel("var", var="c"))), N.ExhaustCard(CardSel("var", var="c")))))
+    g = game(omni)
+    tip = g.draw_pile()[-1]
+    assert g.try_play_card(add(g, "omni"))
+    g.choose([tip])
+    assert trace(g, "play", "m", "exhaust") == ["play omni", "play tip", "m5", "play tip", "m5",
+                                                 "exhaust tip"]
+    assert g.exhaust_pile() == [tip] and g.played_this_turn().count(tip) == 2
+
+
+def test_play_card_a_nested_play_paused_in_a_wait_saves_and_resumes_identically() -> None:
+    slow = card("slowtip", 0, on_play=seq(M(1), N.Wait(1.0), M(2)))
+    g = game(slow, card("hv", 0, on_play=seq(N.PlayCard(TOP, to=PileScope.EXHAUST), M(9))),
+             top="slowtip")
+    assert g.try_play_card(add(g, "hv"))
+    assert g.is_waiting
+    h = gcs.Game.from_json(g.content, g.to_json())
+    for x in (g, h):
+        x.advance_time(1.0)
+    assert h == g and trace(g, "m")[-3:] == ["m1", "m2", "m9"]
+    assert [c.card_id for c in g.exhaust_pile()] == ["slowtip"]
