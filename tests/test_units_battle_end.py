@@ -191,3 +191,19 @@ def test_battle_end_everyone_dead_is_a_loss() -> None:
     g = game(c, "wisp")
     assert g.try_play_card(g.add_card_to_hand("doom"))
     assert g.last_result is False and ("BattleRewardOffered",) not in trace(g)
+
+
+def test_battle_lost_is_seen_by_phase_changed_and_battle_ended_subscribers() -> None:
+    g = game(end_pack(), "ogre")
+    seen: list[tuple[object, ...]] = []
+    g.subscribe(ev.PhaseChanged, lambda x: seen.append(("phase", x.new, g.phase)))
+    g.subscribe(ev.BattleEnded, lambda x: seen.append(
+        ("ended", x.won, g.phase, g.is_battle_active, x.player_hp, x.enemy_hp,
+         tuple(u.hp for u in g.enemies))))
+    g.end_player_turn()
+    tail = seen[-3:]
+    assert tail[0] == ("phase", BattlePhase.BATTLE_LOST, BattlePhase.BATTLE_LOST)
+    assert tail[1][:5] == ("ended", False, BattlePhase.BATTLE_LOST, True, 0)
+    assert tail[1][5] == tail[1][6]  # the payload's enemy HP is what the units show then
+    assert tail[2] == ("phase", BattlePhase.NONE, BattlePhase.NONE)
+    assert not g.is_battle_active and g.phase is BattlePhase.NONE
