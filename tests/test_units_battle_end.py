@@ -123,11 +123,12 @@ def test_battle_end_handlers_read_the_final_state_then_the_battle_closes() -> No
     g = game(end_pack(), "wisp")
     seen: list[tuple[object, ...]] = []
     g.subscribe(ev.BattleEnded, lambda e: seen.append(
-        (e.won, g.phase, g.is_battle_active, len(g.pile(PileScope.ALL)), g.enemies[0].hp)))
+        (e.won, g.phase, g.is_battle_active, len(g.pile(PileScope.ALL)), g.enemies[0].hp,
+         g.is_waiting_for_reward, g.last_result)))
     win(g)
     cards = len(g.pile(PileScope.ALL))
     g.skip_reward()
-    assert seen == [(True, BattlePhase.BATTLE_WON, True, cards, 0)] and cards > 0
+    assert seen == [(True, BattlePhase.BATTLE_WON, True, cards, 0, False, True)] and cards > 0
     assert g.phase is BattlePhase.NONE and not g.is_battle_active
     assert g.hand() == [] and g.current_hand is None and g.pile(PileScope.ALL) == []
 

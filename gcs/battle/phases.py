@@ -453,19 +453,19 @@ def finish_battle(e: Engine, won: bool, reward: str | None = None) -> None:
     """Publish BattleEnded on the final state, then close the battle.
 
     BattleEnded's handlers read the battle as it ended: phase BATTLE_WON or BATTLE_LOST,
-    the units with their final HP, the piles as they were. Then the battle closes (HP into
-    the run, piles emptied, hooks and delayed triggers dropped, phase NONE with its
-    PhaseChanged, the very last event): after the call that published BattleEnded returns,
-    ``is_battle_active`` is False.
+    the units with their final HP, the piles as they were (the run's HP and the result are
+    already set, no reward waits). Then the battle closes (piles emptied, hooks and delayed
+    triggers dropped, phase NONE with its PhaseChanged, the very last event): after the call
+    that published BattleEnded returns, ``is_battle_active`` is False.
     """
     s = e.s
     player = s.units[0]
+    s.hp = player.hp if won else 0  # the run's HP, the result, no reward waiting any more
+    s.result = won
+    s.rewards = None
     if e.hot:
         e.emit(ev.BattleEnded(won, s.turn, player.hp, player.max_hp,
                               tuple(u.hp for u in s.units[1:]), reward))
-    s.hp = player.hp if won else 0
-    s.result = won
-    s.rewards = None
     s.active = False
     for inst in s.cards.values():
         inst.pile = Pile.REMOVED
