@@ -223,3 +223,44 @@ def test_play_card_a_nested_play_paused_in_a_wait_saves_and_resumes_identically(
         x.advance_time(1.0)
     assert h == g and trace(g, "m")[-3:] == ["m1", "m2", "m9"]
     assert [c.card_id for c in g.exhaust_pile()] == ["slowtip"]
+
+
+def test_yaml_play_card_fields_card_hook_scope_and_decay_at_load_and_dump_round_trip() -> None:
+    from gcs import load_content
+    from gcs.content import dump
+    from gcs.flow.exprs import UnitSel
+
+    cards = {
+        "omni": {"name": "O", "cost": 1, "type": "skill", "target": "single_enemy", "on_play": [
+            {"play_card": {"from": "hand", "where": {"type": "attack"}, "free": False,
+                           "copy": True, "target": "target", "to": "discard", "as": "p"}},
+            "card_hook cost add -1 scope enemy_turns turns 2",
+            "remove_from_battle this"]}}
+    statuses = {"weak": {"decay": "minus_one", "decay_at": "round_end"}}
+    c = load_content({"pack": "p", "cards": cards, "statuses": statuses})
+    steps = c.cards["omni"].on_play
+    assert isinstance(steps, N.Sequence)
+    play, hook, out = steps.steps
+    assert play == N.PlayCard(CardSel("hand", CardFilter(type=CardType.ATTACK)), free=False,
+                              copy=True, target=UnitSel("target"), to=PileScope.DISCARD,
+                              var="p")
+    assert isinstance(hook, N.RegisterCardHook) and hook.scope == "enemy_turns"
+    assert hook.turns == 2 and out == N.RemoveFromBattle(THIS)
+    assert c.statuses["weak"].decay_at == "round_end"
+    again = load_content({"pack": "p", "cards": {"omni": dump.card(c.cards["omni"])},
+                          "statuses": {"weak": dump.status(c.statuses["weak"])}})
+    assert again.cards["omni"] == c.cards["omni"] and again.statuses == c.statuses
+
+
+def test_yaml_bad_decay_moment_and_hook_scope_are_content_errors() -> None:
+    from gcs import ContentError, load_content
+
+    bad = {"pack": "p", "statuses": {"weak": {"decay_at": "dawn"}}, "cards": {"h": {
+        "name": "H", "cost": 0, "type": "skill", "on_play": "card_hook cost add -1 scope forever"}}}
+    try:
+        load_content(bad)
+    except ContentError as exc:
+        text = str(exc)
+        assert "decay_at" in text and "dawn" in text and "forever" in text
+    else:
+        raise AssertionError("bad content loaded")
