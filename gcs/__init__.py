@@ -30,7 +30,15 @@ from .enums import (
     Rarity,
     TargetMode,
 )
-from .errors import ContentError, GameError, IllegalActionError
+from .errors import (
+    BusyError,
+    ContentError,
+    FlowError,
+    GameError,
+    IllegalActionError,
+    SaveError,
+    StepLimitError,
+)
 from .game import Game
 from .rules import BattleRules
 
@@ -50,10 +58,11 @@ def builtin_content() -> Content:
 
 
 __all__ = [
-    "Action", "ArmorDecayRule", "BattlePhase", "BattleRules", "CardInstance", "CardType",
-    "CharacterDef", "Content", "ContentError", "DrawPilePosition", "EncounterDef", "EnemyDef",
-    "Game", "GameCard", "GameError", "HandDiscardRule", "IllegalActionError", "Intent",
-    "IntentKind", "Keyword", "MasterEntry", "MoveDef", "PileScope", "Rarity", "Reward",
-    "RewardTable", "StatusDef", "TargetMode", "Unit", "__version__", "builtin_content",
-    "engine_kind", "events", "load_content",
+    "Action", "ArmorDecayRule", "BattlePhase", "BattleRules", "BusyError", "CardInstance",
+    "CardType", "CharacterDef", "Content", "ContentError", "DrawPilePosition", "EncounterDef",
+    "EnemyDef", "FlowError", "Game", "GameCard", "GameError", "HandDiscardRule",
+    "IllegalActionError", "Intent", "IntentKind", "Keyword", "MasterEntry", "MoveDef",
+    "PileScope", "Rarity", "Reward", "RewardTable", "SaveError", "StatusDef", "StepLimitError",
+    "TargetMode", "Unit", "__version__", "builtin_content", "engine_kind", "events",
+    "load_content",
 ]

@@ -61,3 +61,7 @@ class IllegalActionError(GameError):
 
 class StepLimitError(GameError):
     """A battle exceeded the step cap without ending (a runaway content loop)."""
+
+
+class SaveError(GameError):
+    """A save that cannot be loaded: wrong format or pack, or corrupt data (says where)."""

@@ -12,7 +12,8 @@ from .battle import cards as C
 from .battle import run as R
 from .battle.hooks import effective_cost
 from .battle.phases import check_end, finish_battle, push_turn_end
-from .battle.play import check_instance, check_target, commit_play, refusal
+from .battle.play import check_instance, commit_play
+from .battle.refusals import end_turn_refusal, play_guard
 from .battle.rewards import apply as apply_reward_to_run
 from .battle.start import begin_battle
 from .battle.state import (
@@ -151,6 +152,7 @@ class Game:
     # ------------------------------------------------------------ state
     @property
     def phase(self) -> BattlePhase:
+        """The current BattlePhase (NONE when no battle is active)."""
         return self._e.s.phase
 
     @property
@@ -160,22 +162,27 @@ class Game:
 
     @property
     def turn_number(self) -> int:
+        """TurnNumber: 1 from StartBattle step 5, incremented at the end of each EnemyPhase."""
         return self._e.s.turn
 
     @property
     def is_battle_active(self) -> bool:
+        """True from Initialize through BattleWon/BattleLost; False once the battle closed."""
         return self._e.s.active
 
     @property
     def is_waiting_for_choice(self) -> bool:
+        """True while a Choice is open (answer it with ``choose``)."""
         return self._e.s.pause == CHOICE
 
     @property
     def is_waiting(self) -> bool:
+        """True while a Choice, Wait or Animation Gate holds the current effect wave."""
         return self._e.s.pause != NO_PAUSE
 
     @property
     def is_waiting_for_reward(self) -> bool:
+        """True after BattleRewardOffered, until ``apply_reward`` or ``skip_reward``."""
         return self._e.s.rewards is not None
 
     @property
@@ -185,20 +192,24 @@ class Game:
 
     @property
     def energy(self) -> int:
+        """The player's current energy."""
         return self._e.s.energy
 
     @property
     def player(self) -> Unit | None:
+        """The player unit (unit id 0), or None before any battle."""
         u = self._e.s.units
         return u[0] if u else None
 
     @property
     def enemies(self) -> list[Unit]:
+        """The enemy units in encounter order (unit ids 1..n), dead ones included; [] with no battle."""
         s = self._e.s
         return s.units[1:] if s.active else []
 
     @property
     def gold(self) -> int:
+        """The run's gold."""
         return self._e.s.gold
 
     @property
@@ -213,10 +224,12 @@ class Game:
 
     @property
     def current_hand(self) -> list[CardInstance] | None:
+        """The hand, or None outside a battle (seed 000: UIs should use ``hand()``)."""
         return self.hand() if self._e.s.active else None
 
     @property
     def pending_choice(self) -> PendingChoice | None:
+        """The open Choice (prompt, candidates, min, max), or None."""
         s = self._e.s
         if s.pause != CHOICE:
             return None
@@ -225,11 +238,13 @@ class Game:
 
     @property
     def offered_rewards(self) -> list[Reward]:
+        """The rewards offered now (empty unless ``is_waiting_for_reward``)."""
         r = self._e.s.rewards
         return [] if r is None else list(r)
 
     @property
     def clock(self) -> float:
+        """The game clock in seconds (moved only by ``advance_time``)."""
         return self._e.s.clock
 
     @property
@@ -250,6 +265,7 @@ class Game:
         return [cards[i] for i in ids]
 
     def hand(self) -> list[CardInstance]:
+        """The hand, in order (a new list; empty outside a battle)."""
         return self._pile(self._e.s.hand)
 
     def draw_pile(self) -> list[CardInstance]:
@@ -257,15 +273,19 @@ class Game:
         return self._pile(self._e.s.draw)
 
     def discard_pile(self) -> list[CardInstance]:
+        """The discard pile, oldest first (a new list; empty outside a battle)."""
         return self._pile(self._e.s.discard)
 
     def exhaust_pile(self) -> list[CardInstance]:
+        """The exhaust pile (a new list; empty outside a battle)."""
         return self._pile(self._e.s.exhaust)
 
     def played_this_turn(self) -> list[CardInstance]:
+        """Cards played successfully this turn, in play order (nested plays included)."""
         return self._pile(self._e.s.played)
 
     def drawn_this_turn(self) -> list[CardInstance]:
+        """Cards drawn this turn, in draw order."""
         return self._pile(self._e.s.drawn)
 
     def pile(self, scope: PileScope) -> list[CardInstance]:
@@ -298,20 +318,13 @@ class Game:
             e.busy = False
 
     def can_play_card(self, card: CardInstance) -> bool:
-        """Could this card be played now (ignoring the target, which is chosen after)?"""
-        e = self._query()
-        inst = check_instance(e, card)
-        t = -1
-        if inst.active.target is TargetMode.SINGLE_ENEMY:
-            alive = [u.uid for u in e.s.units[1:] if u.alive]
-            t = alive[0] if alive else -1
-        return refusal(e, inst, t) is None
+        """Could this card be played now (the target is chosen after)? False for every state
+        reason (docs/rules/refusals.md); a non-instance or another game's instance raises."""
+        return play_guard(self._e, card, None, any_target=True)[2] is None
 
     def play_refusal(self, card: CardInstance, target: Any = None) -> str | None:
         """Why ``try_play_card(card, target)`` would return False now, or None."""
-        e = self._query()
-        inst = check_instance(e, card)
-        return refusal(e, inst, check_target(e, inst, target))
+        return play_guard(self._e, card, target)[2]
 
     def requires_target(self, card: GameCard | CardInstance) -> bool:
         """True when the card needs a single-enemy target picker."""
@@ -322,10 +335,9 @@ class Game:
 
     def try_play_card(self, card: CardInstance, target: Any = None) -> bool:
         """Validate everything, then play; False (and no change) if the play is refused."""
-        e = self._battle()
-        inst = check_instance(e, card)
-        t = check_target(e, inst, target)
-        if refusal(e, inst, t) is not None:
+        e = self._e
+        inst, t, why = play_guard(e, card, target)
+        if why is not None:
             return False
         e.busy = True
         try:
@@ -336,10 +348,9 @@ class Game:
         return True
 
     def end_player_turn(self) -> bool:
-        """Run EndPlayerTurn steps 1-6 and the enemy phase; False if not allowed now."""
-        e = self._battle()
-        s = e.s
-        if s.phase is not BattlePhase.PLAYER_PHASE or s.pause != NO_PAUSE or s.stack:
+        """Run EndPlayerTurn steps 1-6 and the enemy phase; False (no change) if not allowed now."""
+        e = self._e
+        if end_turn_refusal(e) is not None:
             return False
         push_turn_end(e)
         self._run()
@@ -414,11 +425,12 @@ class Game:
         e.busy = True
         try:
             apply_reward_to_run(e, reward)
-            finish_battle(e, won=True)
+            finish_battle(e, won=True, reward=str(reward))
         finally:
             e.busy = False
 
     def skip_reward(self) -> None:
+        """Take no reward; publishes the final BattleEnded (reward None), then the battle closes."""
         e = self._battle()
         if e.s.rewards is None:
             raise RewardError("no reward is offered")
@@ -511,6 +523,7 @@ class Game:
 
     # ------------------------------------------------------------ master deck
     def get_master_deck(self) -> list[MasterEntry]:
+        """The run master deck, in order (a new list of MasterEntry)."""
         return list(self._e.s.master)
 
     def set_master_deck(self, entries: Iterable[MasterEntry | str | tuple[str, bool]]) -> None:
@@ -548,9 +561,11 @@ class Game:
 
     @property
     def event_log(self) -> list[Event]:
+        """Every event published so far, in order (a new list; empty with ``log_events=False``)."""
         return list(self._e.log)
 
     def clear_event_log(self) -> None:
+        """Forget the events logged so far (subscribers are not affected)."""
         self._e.log.clear()
 
     # ------------------------------------------------------------ agent surface

@@ -71,7 +71,10 @@ STANDARD: tuple[GameCard, ...] = (
     card("ethereal", 1, keywords=(Keyword.ETHEREAL,)),
     card("spectral", 1, keywords=(Keyword.RETAIN, Keyword.ETHEREAL)),
     card("burn", 1, keywords=(Keyword.EXHAUST,)),
-    card("power", 1, type=CardType.POWER, on_play=N.ApplyStatus("strength", 1, PLAYER)),
+    # a Power authors its destination, as the bundled Powers do (no card type decides it)
+    card("power", 1, type=CardType.POWER, on_play=seq(N.ApplyStatus("strength", 1, PLAYER),
+                                                      N.RemoveFromBattle(THIS))),
+    card("plain_power", 1, type=CardType.POWER, on_play=N.ApplyStatus("strength", 1, PLAYER)),
     card("curse", 0, type=CardType.CURSE, keywords=(Keyword.UNPLAYABLE,)),
     card("xburst", 0, x_cost=True, on_play=probe(90, XCost())),
     card("zap", 0, type=CardType.ATTACK, target=TargetMode.SINGLE_ENEMY,

@@ -40,7 +40,7 @@ def defend() -> b.Def:
 
 
 VULNERABLE = b.status("vulnerable", text="Takes 50% more damage from attacks.", debuff=True,
-                      decay="minus_one", modifiers=["take *3/2"])
+                      decay="minus_one", decay_at="round_end", modifiers=["take *3/2"])
 STRENGTH = b.status("strength", text="Increases attack damage by {stacks}.",
                     allow_negative=True, modifiers=["deal +stacks"])
 

@@ -180,13 +180,16 @@ def test_event_enemy_intent_changed_on_status_stack_change() -> None:
     assert g.enemies[0].pending_intents[0].damage == 8
 
 
-def test_event_battle_ended_has_won_and_is_the_last_event() -> None:
+def test_event_battle_ended_carries_the_result_then_the_phase_closes_last() -> None:
     g = game(deck=["nuke"] * 6)
     g.try_play_card(g.hand()[0])
     assert isinstance(g.event_log[-1], ev.BattleRewardOffered)
     g.skip_reward()
-    last = g.event_log[-1]
-    assert isinstance(last, ev.BattleEnded) and last.won is True and last.turns == 1
+    end, close = g.event_log[-2:]
+    p = g.player
+    assert p is not None
+    assert end == ev.BattleEnded(True, 1, p.hp, p.max_hp, (0,), None)
+    assert close == ev.PhaseChanged(gcs.BattlePhase.BATTLE_WON, gcs.BattlePhase.NONE, 1)
 
 
 def test_event_payloads_are_frozen_values_not_live_objects() -> None:
@@ -240,15 +243,15 @@ def test_subscribe_handlers_cannot_change_state_while_resolving() -> None:
             g.draw_cards(1)
         except BusyError as exc:
             errors.append(exc)
-        try:
-            g.end_player_turn()
-        except BusyError as exc:
-            errors.append(exc)
-        assert g.can_play_card(g.hand()[0]) is False  # queries work: refused while resolving
+        refused.append(g.end_player_turn())  # a refusal: False, not an error
+        refused.append(g.can_play_card(g.hand()[0]))
+        refused.append(g.try_play_card(g.hand()[0]))
 
+    refused: list[bool] = []
     g.subscribe(ev.CardDrawn, meddle)
     assert g.draw_cards(1) == 1
-    assert len(errors) == 2 and "event handler" in str(errors[0])
+    assert len(errors) == 1 and "event handler" in str(errors[0])
+    assert refused == [False, False, False]
 
 
 def test_subscribe_works_without_the_event_log() -> None:

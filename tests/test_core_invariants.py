@@ -224,12 +224,12 @@ def test_invariants_random_battles_cover_the_interesting_paths() -> None:
 
 
 def test_invariants_json_save_mid_choice_continues_identically() -> None:
-    for seed in range(40):
+    for seed in range(80):
         g, _ = run_random_game(seed, max_calls=30)
         if g.is_waiting_for_choice:
             break
     else:
-        raise AssertionError("no random game paused in a Choice in 40 seeds: widen the search")
+        raise AssertionError("no random game paused in a Choice in 80 seeds: widen the search")
     data = json.loads(json.dumps(g.to_json()))
     h = gcs.Game.from_json(CONTENT, data)
     c = g.clone()

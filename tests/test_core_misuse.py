@@ -73,10 +73,6 @@ def expect_misuse(g: gcs.Game, call: Callable[[], Any], error: type[Exception] =
 
 # ---------------------------------------------------------------- no battle
 @pytest.mark.parametrize("call", [
-    lambda g: g.try_play_card(None),
-    lambda g: g.can_play_card(None),
-    lambda g: g.play_refusal(None),
-    lambda g: g.end_player_turn(),
     lambda g: g.draw_cards(1),
     lambda g: g.add_card_to_hand("zero"),
     lambda g: g.add_card_to_pile("zero", PileScope.DRAW),
@@ -122,24 +118,30 @@ def test_misuse_non_instance_raises_not_in_battle_naming_the_type() -> None:
                   "got str")
 
 
-def test_misuse_removed_instance_raises_not_in_battle() -> None:
+def test_misuse_removed_instance_is_a_refusal_not_an_error() -> None:
     g = scenario("idle")
     s = g.add_card_to_hand("self_out")
     assert g.try_play_card(s)
     assert s not in g.pile(PileScope.ALL)
-    expect_misuse(g, lambda: g.try_play_card(s), NotInBattleError, "left this battle")
+    snap, n = snapshot(g), len(g.event_log)
+    assert g.try_play_card(s) is False and g.can_play_card(s) is False
+    assert g.play_refusal(s) == "the card has left this battle"
+    assert snapshot(g) == snap and len(g.event_log) == n
 
 
-def test_misuse_wrong_targets_raise_target_error() -> None:
+def test_misuse_wrong_target_types_raise_and_unfitting_targets_are_refused() -> None:
     g = scenario("idle")
     s = g.add_card_to_hand("strike")
     d = g.add_card_to_hand("defend")
     expect_misuse(g, lambda: g.try_play_card(s, "e0"), TargetError, "enemy Unit or enemy index")
-    expect_misuse(g, lambda: g.try_play_card(s, 7), TargetError, "not an enemy")
-    expect_misuse(g, lambda: g.try_play_card(s, -1), TargetError)
     expect_misuse(g, lambda: g.try_play_card(s, True), TargetError)
-    expect_misuse(g, lambda: g.try_play_card(s, g.player), TargetError)
-    expect_misuse(g, lambda: g.try_play_card(d, 0), TargetError, "takes no target")
+    snap = snapshot(g)
+    assert g.try_play_card(s, 7) is False and g.try_play_card(s, -1) is False  # do not fit
+    assert g.play_refusal(s, 7) == "there is no enemy at index 7"
+    assert snapshot(g) == snap
+    assert g.try_play_card(s, g.player) is False  # an ally does not fit: a refusal
+    assert g.try_play_card(d, 0) is False and g.play_refusal(d, 0) == "Defend (NONE) takes no target"
+    assert snapshot(g) == snap
 
 
 # ---------------------------------------------------------------- ids and kinds

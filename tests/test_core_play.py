@@ -31,7 +31,7 @@ from gcs import PileScope
 from gcs import events as ev
 from gcs.content.defs import EncounterDef, StatusDef
 from gcs.enums import CardType, Keyword, TargetMode
-from gcs.errors import NotInBattleError, TargetError
+from gcs.errors import TargetError
 from gcs.flow import nodes as N
 from gcs.flow.exprs import CardFilter, CardSel, CountOf, UnitStat
 
@@ -162,11 +162,9 @@ def test_play_step1_target_validated_before_commit() -> None:
     s = g.add_card_to_hand("strike")
     snap = snapshot(g)
     with pytest.raises(TargetError):
-        g.try_play_card(s, "enemy")
-    with pytest.raises(TargetError):
-        g.try_play_card(s, g.player)
-    with pytest.raises(TargetError):
-        g.try_play_card(s, 5)
+        g.try_play_card(s, "enemy")  # a programming error: not a target at all
+    assert g.try_play_card(s, g.player) is False  # an ally does not fit
+    assert g.try_play_card(s, 5) is False  # no such enemy
     assert not g.try_play_card(s)  # a single-enemy card without a target
     assert snapshot(g) == snap
 
@@ -350,18 +348,29 @@ def test_play_step5_default_discard_without_card_discarded() -> None:
     assert g.discard_pile() == [c]
 
 
-def test_play_step5_power_leaves_the_battle() -> None:
+def test_play_step5_a_power_that_authors_its_destination_leaves_the_battle() -> None:
     g = game()
-    p = g.add_card_to_hand("power")
+    p = g.add_card_to_hand("power")  # on_play: apply strength, then remove_from_battle this
     before = len(g.event_log)
     assert g.try_play_card(p)
     evs = new_events(g, before)
-    assert evs[-1] == ev.CardMoved(p.uid, "power", None, None)
+    kinds = [type(x).__name__ for x in evs]
+    assert kinds.index("CardPlayed") < kinds.index("StatusApplied") < kinds.index("CardMoved")
+    assert ev.CardMoved(p.uid, "power", None, None) in evs
     assert p not in g.pile(PileScope.ALL)
     assert g.played_this_turn() == [p]
     assert g.player is not None and g.player.stacks("strength") == 1
-    with pytest.raises(NotInBattleError):
-        g.try_play_card(p)
+    assert g.try_play_card(p) is False  # it left the battle: a refusal
+
+
+def test_play_step5_card_type_never_decides_the_destination() -> None:
+    g = game()
+    p = g.add_card_to_hand("plain_power")  # a POWER with no authored destination
+    before = len(g.event_log)
+    assert g.try_play_card(p)
+    evs = new_events(g, before)
+    assert g.discard_pile() == [p]  # Discard, silently, like any other card
+    assert not any(isinstance(x, (ev.CardDiscarded, ev.CardMoved)) for x in evs)
 
 
 def test_play_end_turn_request_waits_for_the_whole_wave() -> None:
@@ -408,13 +417,15 @@ def test_play_dead_target_returns_false() -> None:
     assert g.try_play_card(z, b)
 
 
-def test_play_target_for_an_untargeted_card_raises() -> None:
+def test_play_target_for_an_untargeted_card_is_refused() -> None:
     g = game(encounter="two_dummies")
-    with pytest.raises(TargetError, match="takes no target"):
-        g.try_play_card(g.hand()[0], 0)
+    c = g.hand()[0]
+    snap = snapshot(g)
+    assert g.try_play_card(c, 0) is False  # the UI passed the hovered enemy: no crash
+    assert g.play_refusal(c, 0) == f"{c.name} (NONE) takes no target"
     n = g.add_card_to_hand("nuke")
-    with pytest.raises(TargetError):
-        g.try_play_card(n, g.enemies[0])
+    assert g.try_play_card(n, g.enemies[0]) is False
+    assert snapshot(g) != snap and g.try_play_card(n)
 
 
 def test_play_target_unit_of_another_game_raises() -> None:

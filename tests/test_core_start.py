@@ -214,7 +214,7 @@ def test_start_battle_both_decks_empty_gives_a_battle_with_no_cards() -> None:
 
 
 # ---------------------------------------------------------------- battle end and activity
-def test_battle_active_from_initialize_until_battle_ended_which_is_the_last_event() -> None:
+def test_battle_active_from_initialize_through_battle_ended_then_closed() -> None:
     g = gcs.Game(s_pack(), seed=1)
     g.set_master_deck(["nuke"] * 6)
     assert not g.is_battle_active and g.phase_history == []
@@ -226,8 +226,9 @@ def test_battle_active_from_initialize_until_battle_ended_which_is_the_last_even
     assert g.phase is P.BATTLE_WON and g.is_battle_active and g.is_waiting_for_reward
     g.skip_reward()
     assert seen == [(P.INITIALIZE, True), (P.PLAYER_TURN_START, True), (P.PLAYER_PHASE, True),
-                    (P.BATTLE_WON, True), (P.NONE, False), ("ended", False, P.NONE)]
-    assert isinstance(g.event_log[-1], ev.BattleEnded)
+                    (P.BATTLE_WON, True), ("ended", True, P.BATTLE_WON), (P.NONE, False)]
+    assert isinstance(g.event_log[-2], ev.BattleEnded)
+    assert not g.is_battle_active and g.phase is P.NONE
 
 
 def test_battle_after_battle_ended_phase_none_piles_empty_history_kept() -> None:

@@ -81,7 +81,7 @@ def test_a_real_loss_is_committed_after_the_whole_wave() -> None:
     play(g, "c")
     g.advance_time(1)
     assert trace(g, "m", "phase", "ended") == [
-        "m1", "phase BATTLE_LOST", "phase NONE", "ended False"]
+        "m1", "phase BATTLE_LOST", "ended False", "phase NONE"]
 
 
 def test_kill_wait_spawn_in_an_enemy_intent_does_not_end_the_battle() -> None:
@@ -113,7 +113,7 @@ def test_defeat_branches_finish_their_choice_before_battle_ended() -> None:
     assert g.phase is BattlePhase.BATTLE_LOST and g.is_waiting_for_choice
     g.choose(0)
     assert trace(g, "m", "phase", "ended") == [
-        "phase BATTLE_LOST", "m1", "m2", "phase NONE", "ended False"]
+        "phase BATTLE_LOST", "m1", "m2", "ended False", "phase NONE"]
 
 
 def test_a_wave_started_by_the_facade_is_rechecked_after_its_wait() -> None:

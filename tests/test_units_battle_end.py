@@ -27,7 +27,7 @@ import gcs
 from gcs import events as ev
 from gcs.content.db import Content
 from gcs.content.defs import DeckEntry, GameCard
-from gcs.enums import BattlePhase, TargetMode
+from gcs.enums import BattlePhase, PileScope, TargetMode
 from gcs.errors import GameError
 from gcs.flow import nodes as N
 from gcs.flow.exprs import UnitSel
@@ -73,8 +73,11 @@ def test_battle_won_sequence_branches_rewards_then_battle_ended_last() -> None:
     n = len(g.event_log)
     g.apply_reward(0)
     tr = trace(g, n)
-    assert tr == [("CardAddedToDeck",), ("RewardApplied",), ("phase", "NONE"),
-                  ("BattleEnded", True)]
+    assert tr == [("CardAddedToDeck",), ("RewardApplied",), ("BattleEnded", True),
+                  ("phase", "NONE")]
+    end = next(x for x in g.event_log[n:] if isinstance(x, ev.BattleEnded))
+    applied = next(x for x in g.event_log[n:] if isinstance(x, ev.RewardApplied))
+    assert end.reward == applied.reward
     assert not g.is_waiting_for_reward and not g.is_battle_active
     assert g.phase is BattlePhase.NONE and g.last_result is True
 
@@ -99,7 +102,9 @@ def test_battle_won_skip_reward_ends_the_battle_without_changing_the_deck() -> N
     win(g)
     n = len(g.event_log)
     g.skip_reward()
-    assert trace(g, n) == [("phase", "NONE"), ("BattleEnded", True)]
+    assert trace(g, n) == [("BattleEnded", True), ("phase", "NONE")]
+    end = g.event_log[-2]
+    assert isinstance(end, ev.BattleEnded) and end.reward is None
     assert g.get_master_deck() == deck
 
 
@@ -114,14 +119,18 @@ def test_battle_won_waits_for_deferred_battle_end_branches_before_rewards() -> N
     assert g.is_waiting_for_reward
 
 
-def test_battle_end_handlers_read_the_closed_state() -> None:
+def test_battle_end_handlers_read_the_final_state_then_the_battle_closes() -> None:
     g = game(end_pack(), "wisp")
     seen: list[tuple[object, ...]] = []
     g.subscribe(ev.BattleEnded, lambda e: seen.append(
-        (e.won, g.phase, g.is_battle_active, g.hand(), g.current_hand)))
+        (e.won, g.phase, g.is_battle_active, len(g.pile(PileScope.ALL)), g.enemies[0].hp,
+         g.is_waiting_for_reward, g.last_result)))
     win(g)
+    cards = len(g.pile(PileScope.ALL))
     g.skip_reward()
-    assert seen == [(True, BattlePhase.NONE, False, [], None)]
+    assert seen == [(True, BattlePhase.BATTLE_WON, True, cards, 0, False, True)] and cards > 0
+    assert g.phase is BattlePhase.NONE and not g.is_battle_active
+    assert g.hand() == [] and g.current_hand is None and g.pile(PileScope.ALL) == []
 
 
 def test_battle_lost_branches_then_battle_ended_false_no_rewards() -> None:
@@ -132,8 +141,8 @@ def test_battle_lost_branches_then_battle_ended_false_no_rewards() -> None:
     i = tr.index(("phase", "BATTLE_LOST"))
     # the player's battle-end branches (it keeps its statuses when it dies), then the living
     # enemies' ones, then BattleEnded(won=False) as the last event
-    assert tr[i:] == [("phase", "BATTLE_LOST"), ("mark", 1), ("mark", 3), ("phase", "NONE"),
-                      ("BattleEnded", False)]
+    assert tr[i:] == [("phase", "BATTLE_LOST"), ("mark", 1), ("mark", 3),
+                      ("BattleEnded", False), ("phase", "NONE")]
     assert ("BattleRewardOffered",) not in tr
     assert not g.is_waiting_for_reward and not g.is_battle_active
     assert g.last_result is False and g.run_hp[0] == 0
@@ -183,3 +192,19 @@ def test_battle_end_everyone_dead_is_a_loss() -> None:
     g = game(c, "wisp")
     assert g.try_play_card(g.add_card_to_hand("doom"))
     assert g.last_result is False and ("BattleRewardOffered",) not in trace(g)
+
+
+def test_battle_lost_is_seen_by_phase_changed_and_battle_ended_subscribers() -> None:
+    g = game(end_pack(), "ogre")
+    seen: list[tuple[object, ...]] = []
+    g.subscribe(ev.PhaseChanged, lambda x: seen.append(("phase", x.new, g.phase)))
+    g.subscribe(ev.BattleEnded, lambda x: seen.append(
+        ("ended", x.won, g.phase, g.is_battle_active, x.player_hp, x.enemy_hp,
+         tuple(u.hp for u in g.enemies))))
+    g.end_player_turn()
+    tail = seen[-3:]
+    assert tail[0] == ("phase", BattlePhase.BATTLE_LOST, BattlePhase.BATTLE_LOST)
+    assert tail[1][:5] == ("ended", False, BattlePhase.BATTLE_LOST, True, 0)
+    assert tail[1][5] == tail[1][6]  # the payload's enemy HP is what the units show then
+    assert tail[2] == ("phase", BattlePhase.NONE, BattlePhase.NONE)
+    assert not g.is_battle_active and g.phase is BattlePhase.NONE

@@ -83,8 +83,9 @@ def test_full_battle_seeded_ends_in_a_win_or_a_loss(enc: str) -> None:
         autoplay(g, max_turns=80)
         assert not g.is_battle_active and g.phase is gcs.BattlePhase.NONE
         assert g.last_result in (True, False)
-        last = g.event_log[-1]
-        assert isinstance(last, gcs.events.BattleEnded) and last.won is g.last_result
+        end, close = g.event_log[-2:]
+        assert isinstance(end, gcs.events.BattleEnded) and end.won is g.last_result
+        assert isinstance(close, gcs.events.PhaseChanged) and close.new is gcs.BattlePhase.NONE
         results.append((g.last_result, g.turn_number, g.run_hp))
     again = game(c, enc, seed=3)
     autoplay(again, max_turns=80)

@@ -92,7 +92,7 @@ def test_reward_apply_card_adds_it_to_the_master_deck() -> None:
     assert trace(g, n)[:2] == [("CardAddedToDeck",), ("RewardApplied",)]
     deck = g.get_master_deck()
     assert len(deck) == before + 1 and deck[-1].card_id == "crare0"
-    assert trace(g, n)[-1] == ("BattleEnded", True)
+    assert trace(g, n)[-2:] == [("BattleEnded", True), ("phase", "NONE")]
 
 
 def test_reward_upgrade_offers_each_upgradable_entry_and_upgrades_exactly_that_one(

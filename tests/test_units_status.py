@@ -390,7 +390,8 @@ def test_status_skip_turn_skips_the_intent_but_not_the_turn_statuses() -> None:
     assert ("removed", 1, "stunned") in part  # decayed at its turn end
     # the planned move is kept, not consumed: smash comes next round, then jab
     assert b.pending_intents[0].move == "smash" and b.history == ["smash"]
-    assert not [t for t in part if t[0] == "intent"]
+    # the intent showed STUN while it would skip; once the status is gone, the kept move
+    assert [t for t in part if t[0] == "intent"] == [("intent", 1, "smash", 7)]
     n = len(g.event_log)
     g.end_player_turn()
     assert ("dmg", 1, 0, 7, 0, 7) in trace(g, n)

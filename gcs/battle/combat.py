@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING
 
 from .. import events as ev
 from ..content.defs import StatusDef
-from ..enums import Decay
+from ..enums import BattlePhase, Decay
 from ..flow.nodes import Node
+from . import frames as K
 from .cards import push_entries
 from .state import Ctx, Unit
 
@@ -215,12 +216,16 @@ def revive(e: Engine, u: Unit, hp: int) -> None:
 
 
 # ---------------------------------------------------------------- statuses
-def apply_status(e: Engine, u: Unit, sid: str, delta: int, *, trigger: bool = True) -> None:
+def apply_status(e: Engine, u: Unit, sid: str, delta: int, *, trigger: bool = True,
+                 source: int = -1) -> None:
     """Add ``delta`` stacks (may be negative), clamped to +-``max_stacks``.
 
     A status that reaches 0 (or goes below 0 without ``allow_negative``) is removed. When the
     stacks grow away from 0 and ``trigger`` is set, the status's ``on_apply`` branch runs with
     ``amount`` = the stacks added. Every change re-resolves the enemies' displayed intents.
+    ``source`` is the unit whose behaviour applies it: a round-end status that an enemy newly
+    applies during the EnemyPhase (the unit had none) is "just applied" and skips this
+    round's decay; stacks added to a status the unit already has do not reset its decay.
     """
     if not u.alive or delta == 0:
         return
@@ -245,6 +250,8 @@ def apply_status(e: Engine, u: Unit, sid: str, delta: int, *, trigger: bool = Tr
         u.statuses[sid] = new
         if e.hot:
             e.emit(ev.StatusApplied(u.uid, sid, new - old, new))
+        if source > 0 and old == 0 and sd.decay_at == "round_end":
+            _mark_just_applied(e, u.uid, sid)
         if trigger and abs(new) > abs(old):
             node = sd.entries.get("on_apply")
             if node is not None:
@@ -267,19 +274,37 @@ def remove_status(e: Engine, u: Unit, sid: str, amount: int | None = None) -> No
         apply_status(e, u, sid, -min(amount, have) if have > 0 else min(amount, -have))
 
 
-def decay_statuses(e: Engine, u: Unit) -> None:
-    """Turn-end decay of the holder's statuses, in snapshot order.
+def decay_statuses(e: Engine, u: Unit, moment: str = "turn_end",
+                   skip: list[list[object]] | None = None) -> None:
+    """Decay of the holder's statuses whose decay moment is ``moment``, in snapshot order.
 
     ``Decay.MINUS_ONE`` moves the stacks one step towards 0, ``Decay.REMOVE`` removes the
-    status, ``Decay.NONE`` keeps it.
+    status, ``Decay.NONE`` keeps it. ``skip`` lists ``[unit, status]`` pairs just applied
+    this round (they decay from the next round on).
     """
     if not u.statuses:
         return
     statuses = e.c.statuses
     for sid in list(u.statuses):
-        d = statuses[sid].decay
+        sd = statuses[sid]
+        if sd.decay_at != moment or (skip and [u.uid, sid] in skip):
+            continue
+        d = sd.decay
         if d is Decay.MINUS_ONE:
             n = u.statuses.get(sid, 0)
             apply_status(e, u, sid, -1 if n > 0 else 1)
         elif d is Decay.REMOVE:
             remove_status(e, u, sid)
+
+
+def _mark_just_applied(e: Engine, uid: int, sid: str) -> None:
+    """Record, in the running EnemyPhase frame, a round-end status an enemy just applied."""
+    s = e.s
+    if s.phase is not BattlePhase.ENEMY_PHASE:
+        return
+    for f in s.stack:
+        if f.kind == K.ENEMY_PHASE and f.data is not None:
+            fresh = f.data[1]
+            if [uid, sid] not in fresh:
+                fresh.append([uid, sid])
+            return

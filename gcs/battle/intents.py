@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from .. import events as ev
 from ..content.defs import AiDef, EnemyDef, MoveDef, WeightedMove
-from ..enums import BattlePhase
+from ..enums import BattlePhase, IntentKind
 from .combat import apply_status, attack_damage
 from .state import Intent, Unit
 
@@ -161,8 +161,19 @@ def choose_move(e: Engine, u: Unit, d: EnemyDef) -> str:
     return d.moves[0].id if picked is None else picked
 
 
+def skips_turn(e: Engine, u: Unit) -> bool:
+    """Does a control status (``skip_turn``) make this unit skip its next turn?"""
+    if not u.statuses:
+        return False
+    statuses = e.c.statuses
+    return any(statuses[sid].skip_turn for sid in u.statuses)
+
+
 def display(e: Engine, u: Unit, m: MoveDef) -> Intent:
-    """The intent as shown now: damage per hit through the enemy's and the player's modifiers."""
+    """The intent as shown now: damage per hit through the enemy's and the player's modifiers;
+    a STUN intent (no damage, the planned move kept) while a control status makes it skip."""
+    if skips_turn(e, u):
+        return Intent(m.id, m.name, IntentKind.STUN, None, 0, None)
     dmg = None
     base = move_damage(u, m)
     if base is not None:
@@ -226,16 +237,24 @@ def resolve_intents(e: Engine) -> None:
         return
     moves = e.c.moves
     player = units[0]
+    stunned = IntentKind.STUN
     for u in units[1:]:
         it = u.intent
-        if it is None or not u.alive or it.damage is None:
+        if it is None or not u.alive:
             continue
         m = moves[u.def_id, u.move]
-        base = move_damage(u, m)
-        if base is None:
-            continue
-        dmg = attack_damage(e, base, u, player)
-        if dmg != it.damage:
-            u.intent = Intent(it.move, it.name, it.kind, dmg, it.hits, it.block)
-            if e.hot:
-                e.emit(ev.EnemyUnitIntentChanged(u.uid, it.move, dmg, it.hits))
+        if it.kind is stunned or skips_turn(e, u):
+            new = display(e, u, m)  # a control status came or went: the whole intent changes
+            if new == it:
+                continue
+            u.intent = new
+        else:
+            base = move_damage(u, m)
+            if it.damage is None or base is None:
+                continue
+            dmg = attack_damage(e, base, u, player)
+            if dmg == it.damage:
+                continue
+            u.intent = new = Intent(it.move, it.name, it.kind, dmg, it.hits, it.block)
+        if e.hot:
+            e.emit(ev.EnemyUnitIntentChanged(u.uid, new.move, new.damage, new.hits))

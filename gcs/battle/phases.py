@@ -12,12 +12,13 @@ from typing import TYPE_CHECKING
 from .. import events as ev
 from ..enums import ArmorDecayRule, BattlePhase, HandDiscardRule, Keyword, Pile, PileScope
 from ..flow.interp import fire_delayed, start_entry
+from ..flow.nodes import RegisterCardHook
 from . import frames as K
 from .cards import move, push_draw, push_entries
 from .combat import decay_statuses, run_status_entries, set_block, status_entries
 from .hooks import draw_count, energy_per_turn
 from .intents import move_damage, plan_intent, resolve_intents
-from .state import Ctx, Frame, Unit
+from .state import ActiveHook, Ctx, Frame, Unit
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -110,7 +111,8 @@ def step_turn_start(e: Engine, f: Frame) -> None:
         # 1. remove expired Card Hooks with Scope = Turns
         if s.hooks:
             n = s.player_turns
-            kept = [h for h in s.hooks if h.expires_turn is None or h.expires_turn > n]
+            kept = [h for h in s.hooks if h.expires_turn is None or h.expires_turn > n
+                    or _enemy_scoped(h)]
             if len(kept) != len(s.hooks):
                 s.hooks = kept
                 resolve_intents(e)
@@ -273,7 +275,7 @@ def step_hand_end(e: Engine, f: Frame) -> None:
 def _keep_intent(f: Frame, uid: int) -> None:
     """Mark ``uid`` in the EnemyPhase frame as keeping its intent (not re-planned at step 6)."""
     assert f.kind == K.ENEMY_PHASE
-    ids = f.data
+    ids = f.data[0]
     i = ids.index(uid)
     ids[i] = -1 - uid
 
@@ -294,18 +296,19 @@ def keep_replanned_intent(e: Engine, uid: int) -> bool:
 def step_enemy_phase(e: Engine, f: Frame) -> None:
     """EnemyPhase (seed 001): each living enemy's turn in encounter order, then steps 5-6.
 
-    ``f.data`` holds the enemy ids present when the phase began (a unit summoned during the
-    phase acts from the next one). An id is stored as ``-1 - uid`` once that enemy keeps its
-    planned intent into the next round (it was dead when reached, or a control status made it
-    skip its turn); only the others are re-planned at step 6.
+    ``f.data[0]`` holds the enemy ids present when the phase began (a unit summoned during
+    the phase acts from the next one). An id is stored as ``-1 - uid`` once that enemy keeps
+    its planned intent into the next round (it was dead when reached, or a control status made
+    it skip its turn); only the others are re-planned at step 6. ``f.data[1]`` lists the
+    ``[unit, status]`` round-end statuses an enemy applied in this phase ("just applied").
     """
     s = e.s
     if f.data is None:
         enter(e, BattlePhase.ENEMY_PHASE)
-        f.data = [u.uid for u in s.units[1:]]
+        f.data = [[u.uid for u in s.units[1:]], []]
     elif check_end(e):
         return
-    ids = f.data
+    ids = f.data[0]
     n = len(ids)
     pc = f.pc
     while pc < n:
@@ -322,11 +325,17 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
         fire_delayed(e, "enemy_phase_end", s.turn)
         if s.stack[-1] is not f or s.pause:
             return
-    # 6. plan the next intents (of the enemies that took their turn), increment the turn
-    #    number, back to PlayerTurnStart. A unit summoned or revived during the phase, and
-    #    one that skipped its turn, keeps the intent it has.
-    s.stack.pop()
+    # 6. the end of the round: statuses that decay at the round's end (the player's, then
+    #    each living enemy's in encounter order), except those an enemy applied during this
+    #    phase (Slay the Spire's "just applied"); then plan the next intents (of the enemies
+    #    that took their turn), increment the turn number, back to PlayerTurnStart. A unit
+    #    summoned or revived during the phase, and one that skipped its turn, keeps its intent.
     units = s.units
+    fresh = f.data[1]
+    for u in units:
+        if u.alive:
+            decay_statuses(e, u, "round_end", fresh)
+    s.stack.pop()
     for uid in ids:
         if uid >= 0:
             plan_intent(e, units[uid])
@@ -384,7 +393,33 @@ def step_enemy_turn(e: Engine, f: Frame) -> None:
         _keep_intent(stack[-1], u.uid)
         return
     decay_statuses(e, u)
+    # ... and the Card Hooks that count enemy turns: one more has ended
+    if s.hooks:
+        _count_enemy_turn(e)
     stack.pop()
+
+
+def _enemy_scoped(h: ActiveHook) -> bool:
+    node = h.node
+    return isinstance(node, RegisterCardHook) and node.scope == "enemy_turns"
+
+
+def _count_enemy_turn(e: Engine) -> None:
+    """EnemyPhase step 4 for Hooks: count an enemy turn down on every hook whose scope counts
+    enemy turns; the ones that reach 0 are removed (and the intents re-resolved)."""
+    s = e.s
+    kept = []
+    gone = False
+    for h in s.hooks:
+        if h.expires_turn is not None and _enemy_scoped(h):
+            if h.expires_turn <= 1:
+                gone = True
+                continue
+            h = ActiveHook(h.node, h.source, h.expires_turn - 1, h.seq)
+        kept.append(h)
+    s.hooks = kept
+    if gone:
+        resolve_intents(e)
 
 
 # ---------------------------------------------------------------- battle end
@@ -428,19 +463,24 @@ def step_lost(e: Engine, f: Frame) -> None:
         finish_battle(e, won=False)
 
 
-def finish_battle(e: Engine, won: bool) -> None:
-    """Close the battle (HP into the run, piles emptied, phase NONE), then publish BattleEnded.
+def finish_battle(e: Engine, won: bool, reward: str | None = None) -> None:
+    """Publish BattleEnded on the final state, then close the battle.
 
-    BattleEnded is the last event of a battle: its handlers already read the closed state
-    (``phase`` NONE, ``is_battle_active`` False, empty piles).
+    BattleEnded's handlers read the battle as it ended: phase BATTLE_WON or BATTLE_LOST,
+    the units with their final HP, the piles as they were (the run's HP and the result are
+    already set, no reward waits). Then the battle closes (piles emptied, hooks and delayed
+    triggers dropped, phase NONE with its PhaseChanged, the very last event): after the call
+    that published BattleEnded returns, ``is_battle_active`` is False.
     """
     s = e.s
     player = s.units[0]
-    s.hp = player.hp if won else 0
+    s.hp = player.hp if won else 0  # the run's HP, the result, no reward waiting any more
     s.result = won
     s.rewards = None
+    if e.hot:
+        e.emit(ev.BattleEnded(won, s.turn, player.hp, player.max_hp,
+                              tuple(u.hp for u in s.units[1:]), reward))
     s.active = False
-    enter(e, BattlePhase.NONE)
     for inst in s.cards.values():
         inst.pile = Pile.REMOVED
     s.cards = {}
@@ -450,5 +490,4 @@ def finish_battle(e: Engine, won: bool) -> None:
     s.delayed = []
     s.end_turn = False
     s.extra_turns = 0
-    if e.hot:
-        e.emit(ev.BattleEnded(won, s.turn, player.hp))
+    enter(e, BattlePhase.NONE)

@@ -6,22 +6,23 @@ from typing import TYPE_CHECKING
 
 from .. import events as ev
 from ..content.defs import GameCard
-from ..enums import BattlePhase, CardType, Keyword, Pile, TargetMode
-from ..errors import NotInBattleError, TargetError
+from ..enums import Keyword, Pile, PileScope, TargetMode
+from ..errors import NotInBattleError
 from ..flow.interp import register_hook, start_entry
 from . import frames as K
 from .cards import (
     detach,
     lifecycle_entries,
+    move,
+    new_instance,
     place,
     push_entries,
-    remove_from_battle,
     to_exhaust,
 )
 from .combat import status_entries
 from .hooks import effective_cost, hooks_possible, playable_by_hooks
 from .phases import check_end, push_turn_end
-from .state import NO_PAUSE, CardInstance, Ctx, Frame, Unit
+from .state import CardInstance, Ctx, Frame
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -39,39 +40,20 @@ def check_instance(e: Engine, inst: object) -> CardInstance:
     return own
 
 
-def check_target(e: Engine, inst: CardInstance, target: object) -> int:
-    """Resolve a target to a unit id (-1 for none); a target of the wrong kind raises."""
-    mode = inst.active.target
-    if target is None:
-        return -1
-    if mode is not TargetMode.SINGLE_ENEMY:
-        raise TargetError(
-            f"{inst.active.name} ({mode.name}) takes no target, got {target!r}")
-    if isinstance(target, int) and not isinstance(target, bool):
-        idx = target + 1  # enemy index in encounter order
-    elif isinstance(target, Unit):
-        idx = target.uid
-    else:
-        raise TargetError(f"target must be an enemy Unit or enemy index, got {target!r}")
-    units = e.s.units
-    if not 1 <= idx < len(units) or (isinstance(target, Unit) and units[idx] is not target):
-        raise TargetError(f"{target!r} is not an enemy in this battle")
-    return idx
-
-
-def refusal(e: Engine, inst: CardInstance, target_uid: int) -> str | None:
-    """Why this play would be refused now (None: it is allowed). Commits nothing."""
-    s = e.s
-    if s.phase is not BattlePhase.PLAYER_PHASE or not s.active:
-        return f"phase is {s.phase.name}, not PLAYER_PHASE"
-    if s.pause != NO_PAUSE or s.stack:
-        return "an effect is still resolving (Choice, Wait or Animation Gate)"
-    return card_refusal(e, inst, target_uid)
-
-
 def card_refusal(e: Engine, inst: CardInstance, target_uid: int) -> str | None:
     """The card-level checks of ``refusal`` (the caller knows the phase allows plays)."""
-    s = e.s
+    why = card_gate(e, inst)
+    if why is None and inst.active.target is TargetMode.SINGLE_ENEMY:
+        if target_uid < 0:
+            return "the card needs an enemy target"
+        if not e.s.units[target_uid].alive:
+            return "the target is dead"
+    return why
+
+
+def card_gate(e: Engine, inst: CardInstance) -> str | None:
+    """The checks of one card before its target: in hand, not Unplayable, no hook forbids
+    it, enough energy (seed 001's gate, in this order)."""
     if inst.pile is not Pile.HAND:
         return "the card is not in hand"
     card = inst.active
@@ -80,13 +62,8 @@ def card_refusal(e: Engine, inst: CardInstance, target_uid: int) -> str | None:
     hooks = hooks_possible(e)
     if hooks and not playable_by_hooks(e, inst):
         return "a hook forbids it"
-    if not card.x_cost and effective_cost(e, inst, hooks) > s.energy:
+    if not card.x_cost and effective_cost(e, inst, hooks) > e.s.energy:
         return "not enough energy"
-    if card.target is TargetMode.SINGLE_ENEMY:
-        if target_uid < 0:
-            return "the card needs an enemy target"
-        if not s.units[target_uid].alive:
-            return "the target is dead"
     return None
 
 
@@ -101,29 +78,65 @@ def playable_in_hand(e: Engine, inst: CardInstance, hooks: bool) -> bool:
     return card.x_cost or effective_cost(e, inst, hooks) <= e.s.energy
 
 
-def commit_play(e: Engine, inst: CardInstance, target_uid: int) -> None:
-    """Steps 2-3 of the play (leave hand, pay, record, CardPlayed), then queue the rest."""
+def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None = None,
+                nested: bool = False, dest: str = "") -> None:
+    """Steps 2-3 of the play (leave its pile, pay, record, CardPlayed), then queue the rest.
+
+    ``cost`` None pays the effective cost; a nested play (Play Card node) may pass 0 (free).
+    ``dest`` is a PileScope value authored by the node that played it ("" for step 5's rule).
+    """
     s = e.s
     card = inst.active
-    cost = effective_cost(e, inst)
+    paid = effective_cost(e, inst) if cost is None else cost
+    x = s.energy if card.x_cost and cost is not None else paid  # a free X card uses all energy
     if card.target is TargetMode.RANDOM_ENEMY:
         alive = [u.uid for u in s.units[1:] if u.alive]
         target_uid = alive[s.rng_cards.below(len(alive))] if alive else -1
-    # 2. leave the hand, spend energy, record the play
+    # 2. leave the hand (or the pile a nested play took it from), spend energy, record the play
     detach(e, inst)
-    s.energy -= cost
-    if cost > 0 and e.hot:
-        e.emit(ev.EnergySpent(cost, s.energy))
+    s.energy -= paid
+    if paid > 0 and e.hot:
+        e.emit(ev.EnergySpent(paid, s.energy))
     s.played.append(inst.uid)
     plays = s.plays
     plays[inst.card_id] = plays.get(inst.card_id, 0) + 1
     # 3. CardPlayed, then On Play and the status On Play branches (in PLAY frame steps)
     if e.hot:
-        e.emit(ev.CardPlayed(inst.uid, inst.card_id, inst.upgraded, cost,
+        e.emit(ev.CardPlayed(inst.uid, inst.card_id, inst.upgraded, paid,
                              None if target_uid < 0 else target_uid))
     ctx = Ctx(0, inst.uid, target_uid, "", "on_play")
-    ctx.x = cost
-    s.stack.append(Frame(K.PLAY, None, 0, [inst.uid, target_uid], ctx))
+    ctx.x = x
+    s.stack.append(Frame(K.PLAY, None, 0, [inst.uid, target_uid, 1 if nested else 0, dest], ctx))
+
+
+def nested_play(e: Engine, inst: CardInstance, copy: bool, free: bool, target: int,
+                dest: PileScope | None) -> CardInstance | None:
+    """A Play Card node plays ``inst`` (or a new copy of it, created in no pile): the played
+    instance, or None when it cannot be played (in flight, Unplayable, a hook forbids it, or
+    not enough energy at cost); a card that is not played stays where it is."""
+    s = e.s
+    if inst.pile is Pile.LIMBO and not copy:
+        return None  # already in flight (being played)
+    if not playable_by_hooks(e, inst):
+        return None
+    cost = 0 if free else None
+    if not free and not inst.active.x_cost and effective_cost(e, inst) > s.energy:
+        return None
+    if copy:
+        src = inst
+        inst = new_instance(e, src.base, src.upgraded, src.cost_delta, src.origin)
+        inst.pile = Pile.LIMBO
+        if e.hot:
+            e.emit(ev.CardCreated(inst.uid, inst.card_id, None, None))
+    if inst.active.target is TargetMode.SINGLE_ENEMY:
+        units = s.units
+        if target < 1 or not units[target].alive:
+            alive = [u.uid for u in units[1:] if u.alive]
+            target = alive[s.rng_cards.below(len(alive))] if alive else -1
+    else:
+        target = -1
+    commit_play(e, inst, target, cost, nested=True, dest="" if dest is None else dest.value)
+    return inst
 
 
 def step_play(e: Engine, f: Frame) -> None:
@@ -154,20 +167,25 @@ def step_play(e: Engine, f: Frame) -> None:
             for hook in ctx.hooks:
                 register_hook(e, hook, uid)
             ctx.hooks.clear()
-        # 5. destination: an authored move is kept; Exhaust lifecycle; else Discard silently
+        # 5. destination: a move authored by the On Play graph (or by the node that played
+        #    this card) is kept; else an Exhaust card is exhausted with its lifecycle; else
+        #    Discard without the lifecycle. No card type decides it.
         inst = s.cards.get(uid)
         if inst is not None and inst.pile is Pile.LIMBO:
-            card = inst.active
-            if Keyword.EXHAUST in card.keywords:
+            dest = f.data[3] if len(f.data) > 3 else ""
+            if dest:
+                move(e, inst, PileScope(dest))
+            elif Keyword.EXHAUST in inst.active.keywords:
                 to_exhaust(e, inst, Pile.LIMBO)
-            elif card.type is CardType.POWER:
-                remove_from_battle(e, inst)  # a played Power leaves the battle
             else:
                 place(e, inst, Pile.DISCARD)
             if stack[-1] is not f or s.pause:
                 return
-    # the play is complete: re-read the battlefield, then a requested turn end
+    # the play is complete: a top-level play re-reads the battlefield, then a requested turn
+    # end; a nested play returns to the effect that played it, which does both later
     stack.pop()
+    if len(f.data) > 2 and f.data[2]:
+        return
     if not check_end(e) and s.end_turn:
         s.end_turn = False
         push_turn_end(e)

@@ -215,6 +215,18 @@ def discard(sel: Selection) -> Data:
     return _with_cards("discard", sel)
 
 
+def remove_from_battle(sel: Selection) -> Data:
+    """Take the selected cards out of the battle (a played Power's own destination)."""
+    return _with_cards("remove_from_battle", sel)
+
+
+def play_card(sel: Selection, *, free: bool | None = None, copy: bool | None = None,
+              target: str | None = None, to: str | None = None,
+              as_: str | None = None) -> Data:
+    """Play the selected cards (or copies) as nested plays: seed 004 steps 2-5."""
+    return _with_cards("play_card", sel, free=free, copy=copy, target=target, to=to, as_=as_)
+
+
 def upgrade(sel: Selection) -> Data:
     return _with_cards("upgrade", sel)
 
@@ -230,9 +242,11 @@ def transform(sel: Selection, *, into: str | None = None,
 
 
 def card_hook(kind: str, *, op: str | None = None, amount: int | None = None,
-              where: Mapping[str, Any] | None = None, turns: int | None = None) -> Data:
+              where: Mapping[str, Any] | None = None, turns: int | None = None,
+              scope: str | None = None) -> Data:
     return {"card_hook": _given(kind=kind, op=op, amount=amount,
-                                where=dict(where) if where is not None else None, turns=turns)}
+                                where=dict(where) if where is not None else None, turns=turns,
+                                scope=scope)}
 
 
 def spawn(enemy_id: str, *, as_: str | None = None) -> Data:
@@ -341,13 +355,14 @@ def hook(kind: str, *, op: str | None = None, amount: int | None = None,
 
 
 def status(status_id: str, name: str | None = None, *, text: str | None = None,
-           debuff: bool | None = None, decay: str | None = None,
+           debuff: bool | None = None, decay: str | None = None, decay_at: str | None = None,
            allow_negative: bool | None = None, max_stacks: int | None = None,
            modifiers: Sequence[str | Mapping[str, Any]] | None = None,
            hooks: Sequence[Mapping[str, Any]] | None = None, skip_turn: bool | None = None,
            keeps_block: bool | None = None, **entries: Effects) -> Def:
     """A status; entries (``on_turn_end=...``) run with ``self`` = the holder."""
-    data = _given(name=name, text=text, debuff=debuff, decay=decay, allow_negative=allow_negative,
+    data = _given(name=name, text=text, debuff=debuff, decay=decay, decay_at=decay_at,
+                  allow_negative=allow_negative,
                   max_stacks=max_stacks, modifiers=list(modifiers) if modifiers else None,
                   hooks=[dict(h) for h in hooks] if hooks else None, skip_turn=skip_turn,
                   keeps_block=keeps_block)

@@ -79,6 +79,9 @@ STATUS_ENTRIES = (
 )
 
 
+DECAY_MOMENTS = ("turn_end", "round_end")
+
+
 @dataclass(frozen=True, slots=True)
 class StatusDef:
     """A status (buff, debuff, power or relic-like rule) that a unit carries with stacks."""
@@ -95,6 +98,7 @@ class StatusDef:
     skip_turn: bool = False
     keeps_block: bool = False
     entries: Mapping[str, Node] = field(default_factory=lambda: MappingProxyType({}))
+    decay_at: str = "turn_end"  # the decay moment: the holder's turn end, or the round's end
 
     def entry(self, name: str) -> Node | None:
         return self.entries.get(name)

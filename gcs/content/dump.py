@@ -208,10 +208,16 @@ _VERBS: dict[type, tuple[str, Callable[[Any], Data]]] = {
                                     "position": n.position.value}),
     N.ExhaustCard: ("exhaust", lambda n: card_selection(n.select)),
     N.DiscardCard: ("discard", lambda n: card_selection(n.select)),
+    N.RemoveFromBattle: ("remove_from_battle", lambda n: card_selection(n.select)),
+    N.PlayCard: ("play_card", lambda n: {**card_selection(n.select), **_given(
+        free=None if n.free else False, copy=True if n.copy else None,
+        target=None if n.target is None else unit(n.target),
+        to=None if n.to is None else n.to.value, as_=n.var)}),
     N.UpgradeCard: ("upgrade", lambda n: card_selection(n.select)),
     N.ModifyCost: ("modify_cost", _modify_cost),
     N.TransformCard: ("transform", _transform),
-    N.RegisterCardHook: ("card_hook", lambda n: {**hook(n.hook), **_given(turns=n.turns)}),
+    N.RegisterCardHook: ("card_hook", lambda n: {**hook(n.hook), **_given(
+        turns=n.turns, scope=None if n.scope == "player_turns" else n.scope)}),
     N.SpawnEnemy: ("spawn", lambda n: _given(enemy=n.enemy, as_=n.var,
                                              hp=None if n.hp is None else value(n.hp))),
     N.Kill: ("kill", lambda n: {"unit": unit(n.target)}),
@@ -326,6 +332,7 @@ def status(s: D.StatusDef) -> Data:
     return {"name": s.name, **_given(
         text=s.text or None, **{k: True for k in flags if getattr(s, k)},
         decay=s.decay.value if s.decay is not Decay.NONE else None,
+        decay_at=s.decay_at if s.decay_at != "turn_end" else None,
         max_stacks=s.max_stacks if s.max_stacks != 999 else None,
         modifiers=[modifier(m) for m in s.modifiers] or None,
         hooks=[hook(h) for h in s.hooks] or None),

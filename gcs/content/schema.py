@@ -15,6 +15,7 @@ from ..enums import CardType, Decay, HandDiscardRule, IntentKind, Keyword, Rarit
 from ..flow import nodes as N
 from ..flow.exprs import UnitSel, Value, Var
 from .defs import (
+    DECAY_MOMENTS,
     STATUS_ENTRIES,
     AiDef,
     CharacterDef,
@@ -280,7 +281,7 @@ def compile_card(cid: str, raw: object, ctx: Ctx) -> GameCard | None:
 
 # ---------------------------------------------------------------- statuses
 
-STATUS_FIELDS = ("name", "text", "debuff", "decay", "allow_negative", "max_stacks", "modifiers",
+STATUS_FIELDS = ("name", "text", "debuff", "decay", "decay_at", "allow_negative", "max_stacks", "modifiers",
                  "hooks", "skip_turn", "keeps_block", *STATUS_ENTRIES)
 _AMOUNT_ENTRIES = ("on_attacked", "on_damage_taken", "on_apply")
 
@@ -298,6 +299,8 @@ def compile_status(sid: str, raw: object, ctx: Ctx) -> StatusDef | None:
     name = get_str(m["name"], ctx.at("name")) if "name" in m else title(sid)
     text = get_str(m["text"], ctx.at("text")) if "text" in m else ""
     decay = get_enum(m["decay"], ctx.at("decay"), Decay) if "decay" in m else Decay.NONE
+    decay_at = get_word(m["decay_at"], ctx.at("decay_at"), DECAY_MOMENTS) \
+        if "decay_at" in m else "turn_end"
     cap = get_int(m["max_stacks"], ctx.at("max_stacks"), 1) if "max_stacks" in m else 999
     mods = _items(m["modifiers"], ctx.at("modifiers"), modifier, "a list of modifiers") \
         if "modifiers" in m else []
@@ -314,11 +317,11 @@ def compile_status(sid: str, raw: object, ctx: Ctx) -> StatusDef | None:
                 ok = False
             else:
                 entries[key] = node
-    if not ok or name is None or text is None or decay is None or cap is None:
+    if not ok or name is None or text is None or decay is None or cap is None or decay_at is None:
         return None
     return StatusDef(sid, name, text, flags["debuff"], decay, flags["allow_negative"], cap,
                      tuple(mods or ()), tuple(hooks or ()), flags["skip_turn"],
-                     flags["keeps_block"], MappingProxyType(entries))
+                     flags["keeps_block"], MappingProxyType(entries), decay_at)
 
 
 # ---------------------------------------------------------------- enemies

@@ -210,7 +210,24 @@ def _card_hook(a: Args) -> N.Node:
     if hk is None:
         a.need("kind")
         a.ok = False
-    return N.RegisterCardHook(hk or N.HookDef("cost"), a.int("turns", None, 1))
+    return N.RegisterCardHook(hk or N.HookDef("cost"), a.int("turns", None, 1),
+                              a.word("scope", N.HOOK_SCOPES, "player_turns"))
+
+
+def _flag(a: Args, k: str, default: bool) -> bool:
+    if not a.has(k):
+        return default
+    got = get_bool(a.raw[k], a.at(k))
+    a.check(got, k)
+    return got is True if got is not None else default
+
+
+def _play_card(a: Args) -> N.Node:
+    piles = tuple(p.value for p in PileScope)
+    to = PileScope(a.word("to", piles)) if a.has("to") else None
+    target = a.unit("target", None) if a.has("target") else None
+    return N.PlayCard(a.cards(), _flag(a, "free", True), _flag(a, "copy", False), target, to,
+                      a.name("as", False, "cards"))
 
 
 def _wait(a: Args) -> N.Node:
@@ -281,10 +298,12 @@ VERBS: dict[str, tuple[tuple[str, ...], tuple[str, ...], Callable[[Args], N.Node
     "move": (("from",), (*_CARDS, "to", "position"), _move),
     "exhaust": (("from",), _CARDS, lambda a: N.ExhaustCard(a.cards())),
     "discard": (("from",), _CARDS, lambda a: N.DiscardCard(a.cards())),
+    "remove_from_battle": (("from",), _CARDS, lambda a: N.RemoveFromBattle(a.cards())),
+    "play_card": (("from",), (*_CARDS, "free", "copy", "target", "to", "as"), _play_card),
     "upgrade": (("from",), _CARDS, lambda a: N.UpgradeCard(a.cards())),
     "modify_cost": (("from",), (*_CARDS, "amount", "set_to", "duration"), _modify_cost),
     "transform": (("from",), (*_CARDS, "into", "pool"), _transform),
-    "card_hook": (("kind", "op", "amount"), (*HOOK_KEYS, "turns"), _card_hook),
+    "card_hook": (("kind", "op", "amount"), (*HOOK_KEYS, "turns", "scope"), _card_hook),
     "spawn": (("enemy",), ("enemy", "as", "hp"), lambda a: N.SpawnEnemy(
         a.ref("enemy", "enemy"), a.name("as", False, "units"), a.value("hp") if a.has("hp") else None)),
     "kill": (("unit",), ("unit",), lambda a: N.Kill(a.unit("unit", None))),

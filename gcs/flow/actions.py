@@ -127,7 +127,7 @@ def _ex_energy(e: Engine, node: N.GainEnergy, ctx: Ctx) -> None:
 def _ex_apply(e: Engine, node: N.ApplyStatus, ctx: Ctx) -> None:
     n = val(e, node.amount, ctx)
     sid = node.status
-    _per_unit(e, units_of(e, node.target, ctx), lambda u: U.apply_status(e, u, sid, n))
+    _per_unit(e, units_of(e, node.target, ctx), lambda u: U.apply_status(e, u, sid, n, source=ctx.owner))
 
 
 def _ex_remove(e: Engine, node: N.RemoveStatus, ctx: Ctx) -> None:

@@ -21,7 +21,7 @@ from ..battle.state import CHOICE, GATE, WAIT, ActiveHook, Ctx, Delayed, Frame
 from ..enums import BattlePhase, CardType, Pile, PileScope
 from ..errors import FlowError
 from . import nodes as N
-from .values import cards_of, in_battle, select, test, val
+from .values import cards_of, in_battle, select, test, units_of, val
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -325,6 +325,10 @@ def _card_op(e: Engine, node: N.Node, ctx: Ctx, uid: int) -> None:
         C.move(e, inst, PileScope.EXHAUST)
     elif isinstance(node, N.DiscardCard):
         C.move(e, inst, PileScope.DISCARD)
+    elif isinstance(node, N.RemoveFromBattle):
+        C.remove_from_battle(e, inst)
+    elif isinstance(node, N.PlayCard):
+        _play_card(e, node, ctx, inst)
     elif isinstance(node, N.UpgradeCard):
         if not inst.upgraded and inst.base.upgrade is not None:
             inst.set_card(inst.base, True)
@@ -338,6 +342,26 @@ def _card_op(e: Engine, node: N.Node, ctx: Ctx, uid: int) -> None:
 
 def _ex_cards(e: Engine, node: Any, ctx: Ctx) -> None:
     _each(e, node, ctx, cards_of(e, node.select, ctx))
+
+
+def _ex_play(e: Engine, node: N.PlayCard, ctx: Ctx) -> None:
+    ids = cards_of(e, node.select, ctx)
+    if node.var:
+        ctx.objs[node.var] = ["c", []]
+    _each(e, node, ctx, ids)
+
+
+def _play_card(e: Engine, node: N.PlayCard, ctx: Ctx, inst: Any) -> None:
+    """One card of a Play Card node: a nested play that completes before the next card."""
+    from ..battle.play import nested_play
+
+    target = -1
+    if node.target is not None:
+        picked = [u.uid for u in units_of(e, node.target, ctx) if u.alive and u.uid > 0]
+        target = picked[0] if picked else -1
+    played = nested_play(e, inst, node.copy, node.free, target, node.to)
+    if played is not None and node.var:
+        ctx.objs[node.var][1].append(played.uid)
 
 
 def _transform(e: Engine, node: N.TransformCard, inst: Any) -> None:
@@ -424,8 +448,15 @@ def register_hook(e: Engine, node: N.Node, source: int) -> None:
     # Scope = Turns counts player turns: the current one when registered during the
     # player's turn, otherwise the next one (a hook made in the enemy phase or at battle
     # start must not expire before it ever applies).
+    # A hook whose scope counts enemy turns keeps its count down instead: it is removed at
+    # EnemyPhase step 4 of the N-th enemy turn that ends after its registration.
     here = s.phase in (BattlePhase.PLAYER_TURN_START, BattlePhase.PLAYER_PHASE)
-    expires = None if node.turns is None else s.player_turns + node.turns + (0 if here else 1)
+    if node.turns is None:
+        expires = None
+    elif node.scope == "enemy_turns":
+        expires = node.turns
+    else:
+        expires = s.player_turns + node.turns + (0 if here else 1)
     s.hooks.append(ActiveHook(node, source, expires, s.next_seq))
     s.next_seq += 1
     resolve_intents(e)
@@ -437,6 +468,7 @@ EXEC.update({
     N.Choice: _ex_choice, N.Wait: _ex_wait, N.WaitUntil: _ex_wait_until,
     N.AnimationGate: _ex_gate, N.DrawCards: _ex_draw, N.AddCards: _ex_add,
     N.MoveCard: _ex_cards, N.ExhaustCard: _ex_cards, N.DiscardCard: _ex_cards,
+    N.RemoveFromBattle: _ex_cards, N.PlayCard: _ex_play,
     N.ModifyCost: _ex_cards, N.UpgradeCard: _ex_cards, N.TransformCard: _ex_cards,
     N.RegisterCardHook: _ex_hook,
 })

@@ -156,6 +156,31 @@ class DiscardCard:
 
 
 @dataclass(frozen=True, slots=True)
+class RemoveFromBattle:
+    """Take the selected cards out of the battle (in no pile; ``CardMoved`` to None), e.g. a
+    played Power that authors its own destination."""
+
+    select: CardSel
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    """Play each selected card (or a new copy of it) as a nested play: seed 004 steps 2-5.
+
+    ``free`` plays at no cost (else at its effective cost, skipped without the energy);
+    ``target`` picks the unit a single-enemy card hits (default: a random living enemy);
+    ``to`` is the authored destination (else step 5's rule); ``var`` binds the played cards.
+    """
+
+    select: CardSel
+    free: bool = True
+    copy: bool = False
+    target: UnitSel | None = None
+    to: PileScope | None = None
+    var: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ModifyCost:
     """Change the cost of cards: by ``amount`` or to ``set_to``, for ``turn``, ``battle`` or ``run``."""
 
@@ -188,6 +213,10 @@ class RegisterCardHook:
 
     hook: HookDef
     turns: int | None = None
+    scope: str = "player_turns"  # what ``turns`` counts: player turns or enemy turns
+
+
+HOOK_SCOPES = ("player_turns", "enemy_turns")
 
 
 # ---------------------------------------------------------------- units
@@ -273,7 +302,8 @@ class GainGold:
 Node = Union[
     Sequence, Branch, Loop, Foreach, While, Call, SetVar, SetObj,
     Choice, Wait, WaitUntil, AnimationGate,
-    DrawCards, AddCards, MoveCard, ExhaustCard, DiscardCard, ModifyCost, UpgradeCard,
+    DrawCards, AddCards, MoveCard, ExhaustCard, DiscardCard, RemoveFromBattle, PlayCard,
+    ModifyCost, UpgradeCard,
     TransformCard, RegisterCardHook,
     DealDamage, GainBlock, LoseHp, Heal, GainEnergy, ApplyStatus, RemoveStatus,
     SpawnEnemy, Kill, Revive, EndTurn, ExtraTurn, GainGold,
