@@ -22,7 +22,7 @@ except ImportError as exc:  # the gym extra is not installed
     raise missing_gym_extra(exc) from exc
 
 if TYPE_CHECKING:
-    from ..battle.state import CardInstance, Unit
+    from ..battle.state import CardInstance, MasterEntry, Unit
     from ..content.db import Content
     from ..game import Game
 
@@ -32,6 +32,7 @@ LIMIT = 4.0
 MAX_CANDIDATES = 16
 CARD_TYPES = list(CardType)
 INTENT_KINDS = list(IntentKind)
+_KIND_INDEX = {k: i for i, k in enumerate(INTENT_KINDS)}
 KEYWORDS = [Keyword.INNATE, Keyword.RETAIN, Keyword.ETHEREAL, Keyword.EXHAUST, Keyword.UNPLAYABLE]
 # card numbers shown as features, with their scale
 CARD_NUMBERS = (("damage", 20.0), ("hits", 5.0), ("block", 20.0), ("cards", 5.0),
@@ -79,6 +80,13 @@ class Vocab:
 
 def _clip(x: float) -> float:
     return LIMIT if x > LIMIT else -LIMIT if x < -LIMIT else x
+
+
+def _put_counts(out: Array, counts: dict[int, int]) -> None:
+    """Counts per card, scaled by 1/5 and clipped, into a zeroed row."""
+    if counts:
+        idx = list(counts)
+        out[idx] = [min(LIMIT, c * 0.2) for c in counts.values()]
 
 
 class Observer:
@@ -160,15 +168,16 @@ class Observer:
         of the episode's battles already won."""
         for arr in out.values():
             arr[row] = 0
-        st = out["status"][row]
+        st = [0.0] * len(STATUS_FEATURES)
         st[11] = floor
         st[12] = 1.0 if is_run else 0.0
-        mask = out["action_mask"][row]
-        for k in slots:
-            mask[k] = 1
+        if slots:
+            out["action_mask"][row, list(slots)] = 1
         if not game.is_battle_active:
+            out["status"][row] = st
             return
         v = self.vocab
+        lay = self.layout
         player = game.player
         assert player is not None
         enemies = game.enemies
@@ -189,13 +198,15 @@ class Observer:
         st[8] = _clip(len(exhaust) / 30.0)
         st[9] = _clip(len(deck) / 30.0)
         st[10] = _clip(game.gold / 300.0)
-        self._statuses(player, out["player_statuses"][row])
+        if player.statuses:
+            out["player_statuses"][row] = self._statuses(player)
         # enemies and their intents
         incoming = 0
         eids, ens, ests = out["enemy_ids"][row], out["enemies"][row], out["enemy_statuses"][row]
+        n_kinds = len(INTENT_KINDS)
         for t, u in enumerate(enemies[:MAX_ENEMIES]):
             eids[t] = v.enemy_id.get(u.def_id, 0)
-            e = ens[t]
+            e = [0.0] * (9 + n_kinds)
             e[0] = 1.0
             if u.alive:
                 e[1] = 1.0
@@ -212,31 +223,31 @@ class Observer:
                 e[6] = _clip(it.hits / 5.0) if it.damage else 0.0
                 e[7] = _clip(total / max_hp)
                 e[8] = _clip((it.block or 0) / 30.0)
-                e[9 + INTENT_KINDS.index(it.kind)] = 1.0
-            self._statuses(u, ests[t])
+                e[9 + _KIND_INDEX[it.kind]] = 1.0
+            ens[t] = e
+            if u.statuses:
+                ests[t] = self._statuses(u)
         st[17] = _clip(incoming / max_hp)
         # the hand, with which cards can be played now
-        playable = {(k - self.layout.play0) // MAX_ENEMIES for k in slots
-                    if self.layout.play0 <= k < self.layout.choice0}
+        play0, choice0 = lay.play0, lay.choice0
+        playable = {(k - play0) // MAX_ENEMIES for k in slots if play0 <= k < choice0}
+        card_id = v.card_id
         hids, hf = out["hand_ids"][row], out["hand"][row]
         for h, inst in enumerate(hand[:MAX_HAND]):
-            hids[h] = v.card_id[inst.card_id]
+            hids[h] = card_id[inst.card_id]
             self._card(game, inst, hf[h])
-            hf[h, _PLAYABLE] = 1.0 if h in playable else 0.0
+            if h in playable:
+                hf[h, _PLAYABLE] = 1.0
         # piles and the master deck as counts per card
         piles = out["piles"][row]
         for p, pile in enumerate((draw, discard, exhaust)):
-            counts = piles[p]
-            for inst in pile:
-                counts[v.card_id[inst.card_id] - 1] += 0.2
-        dk = out["deck"][row]
-        for m in deck:
-            i = v.card_id[m.card_id] - 1
-            dk[0, i] += 0.2
-            if m.upgraded:
-                dk[1, i] += 0.2
-        np.clip(piles, 0.0, LIMIT, out=piles)
-        np.clip(dk, 0.0, LIMIT, out=dk)
+            if pile:
+                counts: dict[int, int] = {}
+                for inst in pile:
+                    i = card_id[inst.card_id] - 1
+                    counts[i] = counts.get(i, 0) + 1
+                _put_counts(piles[p], counts)
+        self._deck(deck, out["deck"][row])
         # the open Choice: candidates and which candidates each answer slot picks
         pc = game.pending_choice
         if pc is not None:
@@ -253,27 +264,41 @@ class Observer:
                     cf[i, 0] = 1.0
                     cf[i, _IS_UNIT] = 1.0
                     cf[i, _IS_UNIT + 1] = obj.uid / MAX_ENEMIES
-            c0 = self.layout.choice0
             for k, a in slots.items():
                 for i in a.choice:
                     if i < MAX_CANDIDATES:
-                        ans[k - c0, i] = 1
+                        ans[k - choice0, i] = 1
         # the offered rewards, aligned with the reward actions
         if game.is_waiting_for_reward:
             st[16] = 1.0
             rw = out["rewards"][row]
-            lay = self.layout
+            width = lay.upgrade0 - lay.card0
             for k in slots:
                 if lay.card0 <= k < lay.skip:
-                    block, c = divmod(k - lay.card0, lay.upgrade0 - lay.card0)
+                    block, c = divmod(k - lay.card0, width)
                     rw[block, c] = 1.0
+        out["status"][row] = st
 
-    def _statuses(self, u: Unit, out: Array) -> None:
+    def _deck(self, deck: list[MasterEntry], out: Array) -> None:
+        card_id = self.vocab.card_id
+        counts: dict[int, int] = {}
+        ups: dict[int, int] = {}
+        for m in deck:
+            i = card_id[m.card_id] - 1
+            counts[i] = counts.get(i, 0) + 1
+            if m.upgraded:
+                ups[i] = ups.get(i, 0) + 1
+        _put_counts(out[0], counts)
+        _put_counts(out[1], ups)
+
+    def _statuses(self, u: Unit) -> list[float]:
         idx = self.vocab.status_index
+        vals = [0.0] * len(idx)
         for sid, n in u.statuses.items():
             i = idx.get(sid)
             if i is not None:
-                out[i] = _clip(n / 10.0)
+                vals[i] = _clip(n / 10.0)
+        return vals
 
     def _card(self, game: Game, inst: CardInstance, out: Array) -> None:
         out[:] = self._static[inst.card_id, inst.upgraded]
