@@ -229,3 +229,15 @@ def test_every_task_is_documented() -> None:
     doc = (Path(__file__).parent.parent / "docs" / "env.md").read_text()
     for t in gcs.env.TASKS:
         assert f"`{t.id}`" in doc
+
+
+def test_a_fight_with_take_rewards_ends_after_the_reward_choice() -> None:
+    env = make("gcs/JawWorm-v0", take_rewards=True)
+    obs, info = _first_reward(env, seed=3)
+    assert info["battles_won"] == 1 and info["won"] is None
+    assert {r.kind for r in env.game.offered_rewards} == {"card"}  # type: ignore[union-attr]
+    deck = len(env.game.get_master_deck())  # type: ignore[union-attr]
+    card = int(np.flatnonzero(obs["rewards"][0])[0])
+    _, r, te, tr, info = env.step(env.layout.card0 + card)
+    assert te and not tr and r == 1.0 and info["won"]
+    assert len(env.game.get_master_deck()) == deck + 1  # type: ignore[union-attr]
