@@ -6,7 +6,7 @@
 Policies: ``random`` (uniform over the legal indices), ``greedy`` (gcs.sim.policies.GreedyPolicy
 through decode/encode: it takes the first offered reward) and, when sb3-contrib (and torch)
 are installed, ``MaskablePPO`` (``MultiInputPolicy`` on the Dict observation, 4 envs, default
-hyper-parameters) trained for ``--ppo-steps`` steps, then played deterministically with its
+hyper-parameters, one torch thread) trained for ``--ppo-steps`` steps, then played deterministically with its
 mask. Each policy plays the same ``--episodes`` evaluation episodes (seeds ``seed + i``).
 Prints one Markdown table: win rate, mean battles won, mean return. Results are exact for a
 seed (PPO: up to torch's own nondeterminism); the output format is stable.
@@ -70,10 +70,14 @@ def evaluate(task: str, choose: Chooser, episodes: int, seed: int) -> tuple[floa
 def ppo_chooser(task: str, steps: int, seed: int) -> Chooser | None:
     """A MaskablePPO policy trained for ``steps`` steps, or None without sb3-contrib."""
     try:
-        from sb3_contrib import MaskablePPO
-        from stable_baselines3.common.env_util import make_vec_env
+        import torch  # type: ignore[import-not-found,unused-ignore]
+        from sb3_contrib import MaskablePPO  # type: ignore[import-not-found,unused-ignore]
+        from stable_baselines3.common.env_util import (  # type: ignore[import-not-found,unused-ignore]
+            make_vec_env,
+        )
     except ImportError:
         return None
+    torch.set_num_threads(1)  # small networks: threads only contend (and vary the results)
     venv = make_vec_env(task, n_envs=4, seed=seed)
     model = MaskablePPO("MultiInputPolicy", venv, seed=seed, verbose=0, device="cpu")
     model.learn(total_timesteps=steps)

@@ -51,8 +51,6 @@ class GcsEnv(gym.Env[Any, np.int64]):
                  render_mode: str | None = None, **task: Any) -> None:
         if content is None:
             content = _builtin()
-        if render_mode not in (None, "ansi"):
-            raise GameError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         if encounter == ALL:
             encounter = sorted(content.encounters)
         self.task: Task = make_task(encounter, run=run, shuffle=shuffle, deck=deck, **task)
@@ -129,7 +127,7 @@ class GcsEnv(gym.Env[Any, np.int64]):
         return self.observer.flatten(obs)
 
     def render(self) -> str | None:
-        """The monitor's text view of the game (``render_mode="ansi"``)."""
+        """The monitor's text view of the game with ``render_mode="ansi"`` (other modes: None)."""
         g = self.episode.game
         if self.render_mode != "ansi" or g is None:
             return None
