@@ -241,3 +241,31 @@ def test_a_fight_with_take_rewards_ends_after_the_reward_choice() -> None:
     _, r, te, tr, info = env.step(env.layout.card0 + card)
     assert te and not tr and r == 1.0 and info["won"]
     assert len(env.game.get_master_deck()) == deck + 1  # type: ignore[union-attr]
+
+
+def test_an_open_choice_is_observed_with_its_candidates_and_answers() -> None:
+    env = make("gcs/JawWorm-v0", deck=["armaments", "burning_pact", "headbutt"] * 4)
+    vocab = env.observer.vocab
+    seen = 0
+    obs, info = env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(600):
+        g = env.game
+        assert g is not None
+        pc = g.pending_choice
+        if pc is not None:
+            seen += 1
+            assert obs["status"][13] == 1.0
+            for i, c in enumerate(pc.candidates[:16]):
+                assert obs["choice_ids"][i] == vocab.card_id[c.card_id]
+            for k in np.flatnonzero(obs["action_mask"]):
+                answer = env.decode(int(k))
+                row = obs["choice_answers"][int(k) - env.layout.choice0]
+                assert answer.kind == "choose"
+                assert [int(i) for i in np.flatnonzero(row)] == list(answer.choice)
+        else:
+            assert obs["status"][13] == 0.0 and not obs["choice_answers"].any()
+        obs, _, te, tr, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if te or tr:
+            obs, info = env.reset()
+    assert seen >= 10
