@@ -27,6 +27,7 @@ from gcs.env.gym import GcsEnv
 from gcs.sim.policies import GreedyPolicy
 
 Chooser = Callable[[GcsEnv, Any], int]
+TRAIN_SEEDS = 1_000_000  # PPO trains on seeds from seed + this
 
 
 def random_chooser(seed: int) -> Chooser:
@@ -78,7 +79,7 @@ def ppo_chooser(task: str, steps: int, seed: int) -> Chooser | None:
     except ImportError:
         return None
     torch.set_num_threads(1)  # small networks: threads only contend (and vary the results)
-    venv = make_vec_env(task, n_envs=4, seed=seed)
+    venv = make_vec_env(task, n_envs=4, seed=seed + TRAIN_SEEDS)  # apart from the evaluation
     model = MaskablePPO("MultiInputPolicy", venv, seed=seed, verbose=0, device="cpu")
     model.learn(total_timesteps=steps)
 
