@@ -1,7 +1,7 @@
 """The fixed ``Discrete`` action layout of a pack: index <-> ``gcs.Action`` (standard library only).
 
-Indices, in this order (``C`` = number of cards in the pack, ``V``-ordered as in
-:class:`~gcs.env.vocab.Vocab`):
+Indices, in this order (card ``c`` = the ``c``-th card id of the pack in sorted order, as in
+:class:`gcs.env.observe.Vocab`):
 
 ====================================  =====================================================
 ``0``                                 end the turn
