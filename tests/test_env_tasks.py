@@ -269,3 +269,13 @@ def test_an_open_choice_is_observed_with_its_candidates_and_answers() -> None:
         if te or tr:
             obs, info = env.reset()
     assert seen >= 10
+
+
+def test_an_episode_of_only_illegal_actions_is_truncated_at_max_steps() -> None:
+    env = make("gcs/JawWorm-v0", max_steps=5)
+    _, info = env.reset(seed=1)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    ends = [env.step(illegal)[2:4] for _ in range(5)]
+    assert ends == [(False, False)] * 4 + [(False, True)]
+    with pytest.raises(GameError, match="reset"):
+        env.step(0)
