@@ -1,73 +1,149 @@
-"""The Gymnasium environment (the ``gym`` extra): API conformance, masks, determinism."""
+"""The Gymnasium tasks (the ``gym`` extra): the checker, masks, decode/encode, determinism."""
 
 from __future__ import annotations
 
+import warnings
+from typing import Any
+
+import gymnasium
 import numpy as np
+import pytest
 from gymnasium.utils.env_checker import check_env
 
-from gcs.env.gym import N_ACTIONS, GcsEnv
+import gcs.env
+from gcs import Action, IllegalActionError
+from gcs.env.gym import GcsEnv
+
+TASK_IDS = [t.id for t in gcs.env.TASKS]
 
 
-def test_env_passes_the_gymnasium_checker() -> None:
-    check_env(GcsEnv(), skip_render_check=True)
+def make(task_id: str, **kwargs: Any) -> GcsEnv:
+    env = gymnasium.make(task_id, **kwargs).unwrapped
+    assert isinstance(env, GcsEnv)
+    return env
 
 
-def _rollout(env: GcsEnv, seed: int, steps: int = 3000) -> tuple[list[float], float, int]:
+@pytest.mark.parametrize("task_id", TASK_IDS)
+@pytest.mark.parametrize("flat", [False, True])
+def test_every_registered_task_passes_the_env_checker_without_warnings(task_id: str,
+                                                                        flat: bool) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env = gymnasium.make(task_id, flat=flat)
+        assert env.spec is not None and env.spec.id == task_id
+        check_env(env.unwrapped)
+
+
+def _check_state(env: GcsEnv, obs: dict[str, Any], info: dict[str, Any]) -> np.ndarray[Any, Any]:
+    """Every invariant of one state; returns the mask."""
+    assert env.observation_space.contains(obs)
+    mask = info["action_mask"]
+    assert mask.dtype == np.int8
+    assert (mask == obs["action_mask"]).all() and (mask == env.action_masks()).all()
+    legal_idx = [int(i) for i in np.flatnonzero(mask)]
+    g = env.game
+    assert g is not None
+    # the mask is exactly the indices of the game's legal actions
+    assert sorted({env.encode(a) for a in g.legal_actions()}) == legal_idx
+    # decode/encode round-trip, and info["legal_actions"] in mask order
+    decoded = [env.decode(i) for i in legal_idx]
+    assert [env.encode(a) for a in decoded] == legal_idx
+    assert info["legal_actions"] == [str(a) for a in decoded]
+    assert all(a in g.legal_actions() for a in decoded)
+    return mask
+
+
+def _rollout(env: GcsEnv, seed: int, steps: int, check: bool = True) -> list[Any]:
     obs, info = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    total, trace = 0.0, []
-    for n in range(steps):
-        mask = info["action_mask"]
-        assert (mask == obs["action_mask"]).all() and (mask == env.action_masks()).all()
-        assert mask.dtype == np.int8 and mask.sum() >= 1
+    trace: list[Any] = []
+    for _ in range(steps):
+        mask = _check_state(env, obs, info) if check else info["action_mask"]
+        if not mask.any():
+            raise AssertionError("no legal action in a running episode")
         a = int(rng.choice(np.flatnonzero(mask)))
         obs, r, terminated, truncated, info = env.step(a)
-        assert not info.get("illegal_action")
-        total += r
-        trace.append(float(obs["observation"].sum()))
+        assert not info["illegal_action"]
+        trace.append((a, r, terminated, truncated, env.flatten(obs).tobytes()))
         if terminated or truncated:
-            return trace, total, n
-    raise AssertionError("episode did not end")
+            assert terminated != truncated
+            assert not obs["action_mask"].any() or truncated
+            obs, info = env.reset()
+    return trace
 
 
-def test_masked_random_episodes_end_with_a_win_or_a_loss() -> None:
-    env = GcsEnv()
-    for seed in range(8):
-        _, total, _ = _rollout(env, seed)
-        assert total in (1.0, -1.0)
-        assert env.game is not None and env.game.last_result == (total == 1.0)
+@pytest.mark.parametrize("task_id", TASK_IDS)
+def test_masked_random_play_keeps_masks_legal_actions_and_codes_in_step(task_id: str) -> None:
+    env = make(task_id)
+    trace = _rollout(env, seed=3, steps=3000)
+    assert any(t[2] for t in trace), "no episode ended in 3000 steps"
 
 
-def test_same_seed_same_episode() -> None:
-    a = _rollout(GcsEnv(), 11)
-    b = _rollout(GcsEnv(), 11)
+@pytest.mark.parametrize("task_id", ["gcs/FightRandomDeck-v0", "gcs/Act1-v0"])
+def test_seeded_resets_reproduce_episodes_exactly(task_id: str) -> None:
+    a = _rollout(make(task_id), seed=11, steps=600, check=False)
+    b = _rollout(make(task_id), seed=11, steps=600, check=False)
     assert a == b
+    env = make(task_id)
+    first = env.reset(seed=4)[0]
+    env.step(int(np.flatnonzero(first["action_mask"])[0]))
+    again = env.reset(seed=4)[0]
+    assert all((first[k] == again[k]).all() for k in first)
+
+
+def test_different_seeds_give_different_episodes() -> None:
+    assert _rollout(make("gcs/Fight-v0"), 1, 300, False) != _rollout(make("gcs/Fight-v0"), 2, 300,
+                                                                       False)
 
 
 def test_an_illegal_action_changes_nothing_and_is_reported() -> None:
-    env = GcsEnv()
+    env = make("gcs/JawWorm-v0")
     obs, info = env.reset(seed=3)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     before = env.game.to_json()  # type: ignore[union-attr]
     obs2, r, terminated, truncated, info2 = env.step(illegal)
-    assert info2["illegal_action"] and r == env.illegal_penalty
+    assert info2["illegal_action"] and r == env.illegal_penalty < 0
     assert not terminated and not truncated
     assert env.game.to_json() == before  # type: ignore[union-attr]
-    assert (obs2["observation"] == obs["observation"]).all()
+    assert all((obs2[k] == obs[k]).all() for k in obs)
+    with pytest.raises(IllegalActionError, match="not legal now"):
+        env.decode(illegal)
+    with pytest.raises(IllegalActionError, match="not legal"):
+        env.encode(Action.choose(0))
 
 
-def test_observation_has_no_draw_order() -> None:
-    env = GcsEnv()
-    obs, _ = env.reset(seed=5)
+def test_decode_gives_engine_actions_and_encode_takes_their_text() -> None:
+    env = make("gcs/JawWorm-v0")
+    env.reset(seed=1)
+    assert env.decode(0) == Action.end()
+    assert env.encode("end") == 0
     g = env.game
     assert g is not None
-    g._e.s.draw.reverse()  # a different draw order, same public information
-    assert (env._observe()["observation"] == obs["observation"]).all()
-    assert obs["action_mask"].shape == (N_ACTIONS,)
+    for a in g.legal_actions():
+        assert env.decode(env.encode(str(a))) == a
+    assert env.legal_actions() == [env.decode(i) for i in np.flatnonzero(env.action_masks())]
+
+
+def test_the_same_layout_whatever_the_encounter() -> None:
+    spaces = [make("gcs/Fight-v0", encounter=e).observation_space
+              for e in ("jaw_worm", "two_louses", "gremlin_nob")]
+    spaces.append(make("gcs/Act1-v0").observation_space)
+    assert all(s == spaces[0] for s in spaces)
+    assert make("gcs/Act1-v0").action_space == make("gcs/JawWorm-v0").action_space
+
+
+def test_flat_observations_are_the_flattened_dict() -> None:
+    d, f = make("gcs/Act1Short-v0"), make("gcs/Act1Short-v0", flat=True)
+    od, _ = d.reset(seed=2)
+    of, info = f.reset(seed=2)
+    assert f.observation_space.shape == (d.observer.flat_size,)
+    assert (d.flatten(od) == of).all() and f.observation_space.contains(of)
+    assert (info["action_mask"] == od["action_mask"]).all()
 
 
 def test_render_shows_the_monitor() -> None:
-    env = GcsEnv(render_mode="ansi")
+    env = make("gcs/JawWorm-v0", render_mode="ansi")
     env.reset(seed=1)
     text = env.render()
     assert text is not None and text.startswith("Phase  PLAYER_PHASE")
+    assert make("gcs/JawWorm-v0").render() is None

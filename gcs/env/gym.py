@@ -1,193 +1,156 @@
-"""A Gymnasium environment over one GCS battle (extra: ``pip install gcs[gym]``).
+"""``GcsEnv``: a Gymnasium environment over GCS fights and runs (extra: ``pip install 'gcs[gym]'``).
 
-Actions are a flat ``Discrete(N)`` with a legality mask: 0 ends the turn; ``1 + h*T + t``
-plays hand card ``h`` at enemy ``t`` (untargeted cards use ``t = 0``); then the ``k``-th legal
-answer of an open Choice; then the ``k``-th offered reward, and skip. The mask is in the
-observation (``action_mask``), in ``info["action_mask"]`` (int8) and from ``action_masks()``.
-An illegal action changes nothing: reward ``illegal_penalty``, ``info["illegal_action"]``.
-Observations hold only what the player may see (no draw order, no RNG state). Rewards are
-sparse: +1 for a win, -1 for a loss (an episode is one battle; rewards are skipped at the end
-unless ``take_rewards``). Waits and Animation Gates settle at once.
+Observations are a ``Dict`` of fixed-size, normalized parts (``flat=True``: one float32
+vector); actions a fixed ``Discrete`` space with a legality mask (in the observation, in
+``info["action_mask"]`` and from :meth:`GcsEnv.action_masks`); :meth:`GcsEnv.decode` and
+:meth:`GcsEnv.encode` convert between indices and ``gcs.Action``. An illegal index changes
+nothing: reward ``illegal_penalty``, ``info["illegal_action"]`` True. The layout, the tasks
+and the reward are documented in docs/env.md.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-import gymnasium as gym
-import numpy as np
-from gymnasium import spaces
-
-from ..agent import CHOOSE, END, PLAY, REWARD, SKIP, Action
+from ..agent import Action
 from ..content.db import Content
-from ..enums import IntentKind
+from ..errors import GameError, IllegalActionError
 from ..game import Game
+from ._extra import missing_gym_extra
+from .actions import MAX_CHOICES, MAX_ENEMIES, MAX_HAND, ActionLayout
+from .observe import Array, Observer
+from .registry import ALL
+from .task import Episode, Task, make_task, task_content
 
-MAX_HAND = 10
-MAX_TARGETS = 5
-MAX_CHOICES = 32
-MAX_REWARDS = 16
-N_ACTIONS = 1 + MAX_HAND * MAX_TARGETS + MAX_CHOICES + MAX_REWARDS + 1
-_CHOICE0 = 1 + MAX_HAND * MAX_TARGETS
-_REWARD0 = _CHOICE0 + MAX_CHOICES
-_SKIP = _REWARD0 + MAX_REWARDS
-_KINDS = list(IntentKind)
+try:
+    import gymnasium as gym
+    import numpy as np
+    from gymnasium import spaces
+except ImportError as exc:  # the gym extra is not installed
+    raise missing_gym_extra(exc) from exc
+
+__all__ = ["MAX_CHOICES", "MAX_ENEMIES", "MAX_HAND", "GcsEnv"]
 
 
-class GcsEnv(gym.Env[dict[str, Any], np.int64]):
-    """One battle of ``encounter`` per episode, on ``content`` (the bundled pack by default)."""
+def _builtin() -> Content:
+    from ..content.loader import builtin_content
 
-    metadata = {"render_modes": ["ansi"]}
+    return builtin_content()
 
-    def __init__(self, content: Content | None = None, encounter: str = "jaw_worm", *,
-                 deck: list[str] | None = None, max_turns: int = 100,
-                 illegal_penalty: float = -0.01, take_rewards: bool = False,
-                 render_mode: str | None = None) -> None:
+
+class GcsEnv(gym.Env[Any, np.int64]):
+    """Fights or runs on ``content`` (the bundled pack by default); see :class:`gcs.env.task.Task`
+    for ``encounter``, ``run``, ``shuffle``, ``deck`` and the other task arguments."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(self, content: Content | None = None, encounter: str | Sequence[str] = "jaw_worm",
+                 *, run: bool = False, shuffle: bool = False,
+                 deck: Sequence[str] | str | None = None, flat: bool = False,
+                 render_mode: str | None = None, **task: Any) -> None:
         if content is None:
-            from ..content.loader import builtin_content
-
-            content = builtin_content()
-        content.encounter(encounter)
+            content = _builtin()
+        if encounter == ALL:
+            encounter = sorted(content.encounters)
+        self.task: Task = make_task(encounter, run=run, shuffle=shuffle, deck=deck, **task)
         self.content = content
-        self.encounter = encounter
-        self.deck = deck
-        self.max_turns = max_turns
-        self.illegal_penalty = illegal_penalty
-        self.take_rewards = take_rewards
+        self.layout = ActionLayout(sorted(content.cards))
+        self.episode = Episode(task_content(content, self.task), self.task, self.layout)
+        self.observer = Observer(content, self.layout, max_turns=self.task.max_turns)
+        self.flat = flat
         self.render_mode = render_mode
-        self._cards = {cid: i + 1 for i, cid in enumerate(sorted(content.cards))}
-        self._statuses = {sid: i for i, sid in enumerate(sorted(content.statuses))}
-        ns, nc = len(self._statuses), len(self._cards) + 1
-        self._player_len = 4 + ns
-        self._enemy_len = 6 + len(_KINDS) + ns
-        self._dim = (4 + self._player_len + MAX_TARGETS * self._enemy_len + MAX_HAND * 3
-                     + 2 * nc)
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(-1e6, 1e6, shape=(self._dim,), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, shape=(N_ACTIONS,), dtype=np.int8),
-        })
-        self.action_space = spaces.Discrete(N_ACTIONS)
-        self.game: Game | None = None
-        self._slots: dict[int, Action] = {}
+        self.observation_space = (self.observer.flat_space if flat
+                                  else self.observer.space)
+        self.action_space = spaces.Discrete(self.layout.n)
+        self._buf = self.observer.buffers(1)
+        self._illegal = False
 
     # ------------------------------------------------------------ gymnasium API
-    def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
-        super().reset(seed=seed)
-        game_seed = int(self.np_random.integers(0, 2**63 - 1))
-        g = Game(self.content, seed=game_seed, log_events=False)
-        if self.deck:
-            g.set_master_deck(list(self.deck))
-        g.start_battle(self.encounter)
-        g.settle()
-        self.game = g
-        obs = self._observe()
-        return obs, self._info()
+    @property
+    def game(self) -> Game | None:
+        """The game being played (None before the first reset)."""
+        return self.episode.game
 
-    def step(self, action: np.int64 | int) -> tuple[dict[str, Any], float, bool, bool,
-                                                      dict[str, Any]]:
-        g = self.game
-        if g is None:
-            raise RuntimeError("call reset() before step()")
-        a = self._slots.get(int(action))
-        if a is None:
-            obs = self._observe()
-            info = self._info()
-            info["illegal_action"] = True
-            return obs, self.illegal_penalty, self._done(), False, info
-        g.apply(a)
-        if g.is_waiting_for_reward and not self.take_rewards:
-            g.skip_reward()
-        reward = 0.0
-        terminated = self._done()
-        if terminated and g.last_result is not None:
-            reward = 1.0 if g.last_result else -1.0
-        truncated = not terminated and g.turn_number > self.max_turns
-        obs = self._observe()
-        return obs, reward, terminated, truncated, self._info()
+    @property
+    def illegal_penalty(self) -> float:
+        """The reward of an illegal action."""
+        return self.task.illegal_penalty
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        """Start an episode (seeded: the same seed replays the same episode)."""
+        super().reset(seed=seed)
+        self.episode.reset(self.np_random)
+        self._illegal = False
+        return self._observe(), self._info()
+
+    def step(self, action: np.int64 | int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Apply the action at index ``action`` (an illegal one is a no-op with a penalty)."""
+        if self.episode.game is None:
+            raise GameError("call reset() before step()")
+        reward, terminated, truncated, illegal = self.episode.step(int(action))
+        self._illegal = illegal
+        return self._observe(), reward, terminated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
-        """The legality mask of the current state (for maskable policies)."""
-        mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        for k in self._slots:
+        """The legality mask of the current state (int8; for maskable policies)."""
+        mask = np.zeros(self.layout.n, dtype=np.int8)
+        for k in self.episode.slots:
             mask[k] = 1
         return mask
 
+    def decode(self, index: int) -> Action:
+        """The ``gcs.Action`` that index ``index`` stands for now; IllegalActionError if none."""
+        a = self.episode.slots.get(int(index))
+        if a is None:
+            raise IllegalActionError(
+                f"action index {index} ({self.layout.describe(int(index))}) is not legal now")
+        return a
+
+    def encode(self, action: Action | str) -> int:
+        """The index of a legal ``action`` (or its text) now; IllegalActionError if none."""
+        g = self.episode.game
+        if g is None:
+            raise GameError("call reset() before encode()")
+        a = Action.parse(action) if isinstance(action, str) else action
+        if not isinstance(a, Action):
+            raise GameError(f"encode needs a gcs.Action or its text, got {type(action).__name__}")
+        return self.layout.index_of(g, a)
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions now, one per legal index, in mask order."""
+        return list(self.episode.slots.values())
+
+    def flatten(self, obs: dict[str, Array]) -> Array:
+        """The flat vector (``flat=True`` layout) of a ``Dict`` observation."""
+        return self.observer.flatten(obs)
+
     def render(self) -> str | None:
-        if self.game is None:
+        """The monitor's text view of the game with ``render_mode="ansi"`` (other modes: None)."""
+        g = self.episode.game
+        if self.render_mode != "ansi" or g is None:
             return None
         from ..monitor import render
 
-        return render(self.game)
+        return render(g)
 
     # ------------------------------------------------------------ internals
-    def _done(self) -> bool:
-        g = self.game
+    def _observe(self) -> Any:
+        ep = self.episode
+        g = ep.game
         assert g is not None
-        return not g.is_battle_active or (g.is_waiting_for_reward and not self.take_rewards)
+        buf = self._buf
+        self.observer.write(g, ep.slots, buf, 0, floor=ep.won_battles / self.task.battles,
+                            is_run=self.task.run)
+        obs = {k: v[0].copy() for k, v in buf.items()}
+        return self.observer.flatten(obs) if self.flat else obs
 
     def _info(self) -> dict[str, Any]:
-        g = self.game
+        ep = self.episode
+        g = ep.game
         assert g is not None
         return {"action_mask": self.action_masks(), "turn": g.turn_number,
-                "legal_actions": [str(a) for a in self._slots.values()]}
-
-    def _map_actions(self) -> None:
-        g = self.game
-        assert g is not None
-        slots: dict[int, Action] = {}
-        choices = rewards = 0
-        for a in g.legal_actions():
-            k: int | None = None
-            if a.kind == END:
-                k = 0
-            elif a.kind == PLAY and a.card < MAX_HAND and a.target < MAX_TARGETS:
-                k = 1 + a.card * MAX_TARGETS + max(0, a.target)
-            elif a.kind == CHOOSE and choices < MAX_CHOICES:
-                k, choices = _CHOICE0 + choices, choices + 1
-            elif a.kind == REWARD and rewards < MAX_REWARDS:
-                k, rewards = _REWARD0 + rewards, rewards + 1
-            elif a.kind == SKIP:
-                k = _SKIP
-            if k is not None:
-                slots[k] = a
-        self._slots = slots
-
-    def _observe(self) -> dict[str, Any]:
-        g = self.game
-        assert g is not None
-        self._map_actions()
-        v = np.zeros(self._dim, dtype=np.float32)
-        o = g.observation()
-        v[0] = o["turn"]
-        v[1] = o["energy"]
-        v[2] = 1.0 if g.is_waiting_for_choice else 0.0
-        v[3] = 1.0 if g.is_waiting_for_reward else 0.0
-        i = 4
-        if o["active"]:
-            p = o["player"]
-            v[i:i + 4] = (p["hp"], p["max_hp"], p["block"], 1.0 if p["alive"] else 0.0)
-            for sid, n in p["statuses"].items():
-                v[i + 4 + self._statuses[sid]] = n
-        i += self._player_len
-        for t, en in enumerate(o.get("enemies", [])[:MAX_TARGETS]):
-            base = i + t * self._enemy_len
-            intent = en["intents"][0] if en["intents"] else None
-            v[base:base + 6] = (1.0 if en["alive"] else 0.0, en["hp"], en["max_hp"], en["block"],
-                                (intent["damage"] or 0) if intent else 0,
-                                intent["hits"] if intent else 0)
-            if intent:
-                v[base + 6 + _KINDS.index(IntentKind(intent["kind"]))] = 1.0
-            for sid, n in en["statuses"].items():
-                v[base + 6 + len(_KINDS) + self._statuses[sid]] = n
-        i += MAX_TARGETS * self._enemy_len
-        for h, c in enumerate(o.get("hand", [])[:MAX_HAND]):
-            v[i + 3 * h:i + 3 * h + 3] = (self._cards[c["card"]], c["upgraded"], c["cost"])
-        i += MAX_HAND * 3
-        nc = len(self._cards) + 1
-        for cid, _up in o.get("draw_cards", []):
-            v[i + self._cards[cid]] += 1
-        i += nc
-        for c in o.get("discard", []):
-            v[i + self._cards[c["card"]]] += 1
-        return {"observation": v, "action_mask": self.action_masks()}
+                "legal_actions": [str(a) for a in ep.slots.values()],
+                "illegal_action": self._illegal, "encounter": ep.encounter,
+                "battles_won": ep.won_battles, "won": ep.result}

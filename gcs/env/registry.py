@@ -1,0 +1,57 @@
+"""The registered tasks (``gymnasium.make("gcs/...")``): ids, arguments and one-line contracts.
+
+Standard library only: the table is read by docs and tests without gymnasium;
+:func:`register` (called by ``import gcs.env`` when gymnasium is installed) hands it to
+gymnasium. Task arguments can be overridden: ``gymnasium.make("gcs/Fight-v0", encounter="cultist")``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+ENTRY_POINT = "gcs.env.gym:GcsEnv"
+VECTOR_ENTRY_POINT = "gcs.env.vector:GcsVectorEnv"
+ALL = "*"  # the encounter argument that stands for every encounter of the pack (sorted)
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """A registered task: its gymnasium id, what it is, and its ``GcsEnv`` arguments."""
+
+    id: str
+    summary: str
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+
+TASKS: tuple[TaskSpec, ...] = (
+    TaskSpec("gcs/JawWorm-v0", "one fight against a Jaw Worm with the starter deck",
+             {"encounter": "jaw_worm"}),
+    TaskSpec("gcs/GremlinNob-v0", "one fight against the elite Gremlin Nob with the starter deck",
+             {"encounter": "gremlin_nob"}),
+    TaskSpec("gcs/Fight-v0", "one fight per episode against an encounter of the pack drawn "
+             "uniformly, with the starter deck", {"encounter": ALL}),
+    TaskSpec("gcs/FightRandomDeck-v0", "one fight per episode against an encounter of the pack "
+             "drawn uniformly, with the starter deck plus 5 random cards of the pack",
+             {"encounter": ALL, "deck": "random"}),
+    TaskSpec("gcs/Act1-v0", "a run: every encounter of the pack (the bundled Act 1) in a "
+             "seeded random order, HP carried over, a reward (card, upgrade, remove or skip) "
+             "chosen after each win", {"encounter": ALL, "run": True, "shuffle": True}),
+    TaskSpec("gcs/Act1Short-v0", "a run of 3 fights: Jaw Worm, Cultist and Two Louses in a "
+             "seeded random order, HP carried over, rewards chosen after each win",
+             {"encounter": ("jaw_worm", "cultist", "two_louses"), "run": True,
+              "shuffle": True}),
+)
+
+
+def register() -> list[str]:
+    """Register every task with gymnasium (idempotent); returns their ids."""
+    import gymnasium
+
+    ids = []
+    for spec in TASKS:
+        if spec.id not in gymnasium.registry:
+            gymnasium.register(id=spec.id, entry_point=ENTRY_POINT,
+                               vector_entry_point=VECTOR_ENTRY_POINT, kwargs=dict(spec.kwargs))
+        ids.append(spec.id)
+    return ids

@@ -1,0 +1,230 @@
+"""What an episode is: one fight, or a run of fights with HP carried over and reward choices.
+
+A :class:`Task` is the frozen description (encounters, deck, caps, reward); an
+:class:`Episode` plays one task on one ``Game`` at a time, one action index per step. The
+randomness of a task (which encounter, the run's order, a random deck, the game seed) comes
+from the numpy ``Generator`` handed to :meth:`Episode.reset`, so a seeded reset replays the
+same episode exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from ..agent import Action
+from ..content.db import Content
+from ..enums import CardType, Rarity
+from ..errors import GameError
+from ..game import Game
+from ._extra import missing_gym_extra
+from .actions import ActionLayout
+
+try:
+    import numpy as np
+except ImportError as exc:  # the gym extra is not installed
+    raise missing_gym_extra(exc) from exc
+
+if TYPE_CHECKING:
+    Generator = np.random.Generator
+
+RANDOM_DECK = "random"
+
+
+@dataclass(frozen=True)
+class Task:
+    """One task: the encounters, how an episode uses them, the deck, the caps and the reward.
+
+    ``run`` False: each episode is one fight, of ``encounters[0]`` or of one drawn uniformly
+    from ``encounters``. ``run`` True: each episode fights every encounter in order (``shuffle``:
+    a seeded random order per episode) on one master deck, HP carried over, and after each win
+    but the last the agent chooses the reward; a loss ends the run. ``deck``: None for the
+    character's starter deck, card ids, or ``"random"`` (the starter deck plus ``random_cards``
+    cards drawn uniformly from the pack's reward pools). ``deck_rewards`` (runs) also offers
+    "upgrade a card" and "remove a card" after each win, as StS's rest sites and shops would.
+    Reward: +1 a won episode, -1 a lost one, 0 a truncated one; ``shaping`` w adds, at each won
+    battle, ``w * (1 + hp / max_hp) / n_battles`` (the floor reached and the HP kept).
+    """
+
+    encounters: tuple[str, ...] = ("jaw_worm",)
+    run: bool = False
+    shuffle: bool = False
+    deck: tuple[str, ...] | str | None = None
+    random_cards: int = 5
+    deck_rewards: bool = True
+    take_rewards: bool = False
+    max_turns: int = 100
+    max_steps: int = 20_000
+    illegal_penalty: float = -0.01
+    shaping: float = 0.0
+
+    @property
+    def battles(self) -> int:
+        """Battles in one episode."""
+        return len(self.encounters) if self.run else 1
+
+
+def make_task(encounter: str | Sequence[str], *, run: bool = False, shuffle: bool = False,
+              deck: Sequence[str] | str | None = None, **kwargs: Any) -> Task:
+    """A checked :class:`Task` from user arguments (GameError on a bad one)."""
+    encs = (encounter,) if isinstance(encounter, str) else tuple(encounter)
+    if not encs or not all(isinstance(e, str) for e in encs):
+        raise GameError(f"encounter must be an encounter id or a non-empty list of ids, "
+                        f"got {encounter!r}")
+    if isinstance(deck, str) and deck != RANDOM_DECK:
+        raise GameError(f"deck must be None, a list of card ids or {RANDOM_DECK!r}, got {deck!r}")
+    d: tuple[str, ...] | str | None = deck if deck is None or isinstance(deck, str) else tuple(deck)
+    task = Task(encounters=encs, run=run, shuffle=shuffle, deck=d, **kwargs)
+    for name in ("max_turns", "max_steps"):
+        val = getattr(task, name)
+        if not isinstance(val, int) or val < 1:
+            raise GameError(f"{name} must be an int >= 1, got {val!r}")
+    if not isinstance(task.random_cards, int) or task.random_cards < 0:
+        raise GameError(f"random_cards must be an int >= 0, got {task.random_cards!r}")
+    return task
+
+
+def task_content(content: Content, task: Task) -> Content:
+    """The content an episode plays: ``content`` checked against the task; for a run with
+    ``deck_rewards``, a copy whose reward tables also offer upgrades and removals."""
+    for enc in task.encounters:
+        content.encounter(enc)
+    if isinstance(task.deck, tuple):
+        for cid in task.deck:
+            content.card(cid)
+    if not (task.run and task.deck_rewards):
+        return content
+    tables = [replace(t, upgrade=True, remove=True) for t in content.reward_tables.values()]
+    return Content(pack_id=content.pack_id, cards=content.cards.values(),
+                   statuses=content.statuses.values(), enemies=content.enemies.values(),
+                   encounters=content.encounters.values(),
+                   characters=content.characters.values(), reward_tables=tables,
+                   graphs=content.graphs, digest=content.digest + "+deck-rewards")
+
+
+def deck_pool(content: Content) -> list[str]:
+    """The cards a random deck draws from: every reward pool of the pack (sorted), or else
+    every common, uncommon or rare attack, skill or power."""
+    pool = sorted({c for t in content.reward_tables.values() for c in t.pool
+                   if c in content.cards})
+    if pool:
+        return pool
+    kinds = (CardType.ATTACK, CardType.SKILL, CardType.POWER)
+    rarities = (Rarity.COMMON, Rarity.UNCOMMON, Rarity.RARE)
+    return sorted(c.id for c in content.cards.values()
+                  if c.type in kinds and c.rarity in rarities)
+
+
+class Episode:
+    """One task played on one game at a time: reset, then one action index per step.
+
+    ``content`` is what :func:`task_content` made for the task."""
+
+    def __init__(self, content: Content, task: Task, layout: ActionLayout) -> None:
+        self.task = task
+        self.content = content
+        self.layout = layout
+        self.pool = deck_pool(self.content)
+        self.game: Game | None = None
+        self.slots: dict[int, Action] = {}
+        self.fights: list[str] = []
+        self.won_battles = 0
+        self.steps = 0
+        self.result: bool | None = None  # True won, False lost, None running or truncated
+        self.done = True
+
+    @property
+    def encounter(self) -> str | None:
+        """The encounter being fought (None before the first reset)."""
+        return self.fights[min(self.won_battles, len(self.fights) - 1)] if self.fights else None
+
+    def reset(self, rng: Generator) -> None:
+        """Start a new episode with randomness from ``rng``."""
+        t = self.task
+        encs = list(t.encounters)
+        if t.run:
+            fights = [encs[i] for i in rng.permutation(len(encs))] if t.shuffle else encs
+        else:
+            fights = [encs[int(rng.integers(len(encs)))] if len(encs) > 1 else encs[0]]
+        seed = int(rng.integers(0, 2**63 - 1))
+        g = Game(self.content, seed=seed, log_events=False)
+        if t.deck == RANDOM_DECK:
+            extra = [self.pool[int(i)] for i in rng.integers(0, len(self.pool), t.random_cards)]
+            g.set_master_deck([m.card_id for m in g.get_master_deck()] + extra)
+        elif t.deck is not None:
+            g.set_master_deck(list(t.deck))
+        self.game = g
+        self.fights = fights
+        self.won_battles = 0
+        self.steps = 0
+        self.result = None
+        self.done = False
+        self._start()
+
+    def _start(self) -> None:
+        g = self.game
+        assert g is not None
+        g.start_battle(self.fights[self.won_battles])
+        g.settle()
+        self.slots = self.layout.slots(g)
+
+    def step(self, index: int) -> tuple[float, bool, bool, bool]:
+        """Apply the action at ``index``: (reward, terminated, truncated, illegal)."""
+        g = self.game
+        if g is None or self.done:
+            raise GameError("the episode is over: call reset() before step()")
+        t = self.task
+        self.steps += 1
+        a = self.slots.get(index)
+        if a is None:
+            truncated = self.steps >= t.max_steps
+            self.done = truncated
+            return t.illegal_penalty, False, truncated, True
+        reward = 0.0
+        g.apply(a)
+        terminated = False
+        if g.is_waiting_for_reward and not self._choosing_reward():
+            reward += self._won()
+            g.skip_reward()
+            terminated = self.won_battles >= len(self.fights) or not t.run
+        elif not g.is_battle_active:
+            if g.last_result:  # a reward was just taken or skipped
+                if self.won_battles >= len(self.fights) or not t.run:
+                    terminated = True
+                else:
+                    self._start()
+            else:
+                terminated = True
+        elif g.is_waiting_for_reward:  # a win whose reward the agent chooses next
+            reward += self._won()
+        if terminated:
+            self.result = self.won_battles >= len(self.fights)
+            reward += 1.0 if self.result else -1.0
+            self.slots = {}
+        elif g.is_battle_active:
+            self.slots = self.layout.slots(g)
+        truncated = not terminated and (g.turn_number > t.max_turns
+                                        or self.steps >= t.max_steps)
+        self.done = terminated or truncated
+        return reward, terminated, truncated, False
+
+    def _choosing_reward(self) -> bool:
+        """Does the agent choose this reward? Yes in a run (but after the last fight), and in a
+        fight with ``take_rewards``."""
+        t = self.task
+        if t.run:
+            return self.won_battles + 1 < len(self.fights)
+        return t.take_rewards
+
+    def _won(self) -> float:
+        """Count a won battle; its shaping reward."""
+        g = self.game
+        assert g is not None
+        self.won_battles += 1
+        w = self.task.shaping
+        if not w:
+            return 0.0
+        p = g.player
+        frac = p.hp / max(1, p.max_hp) if p is not None else 0.0
+        return w * (1.0 + frac) / self.task.battles
