@@ -588,10 +588,13 @@ class Game:
         return dump(self)
 
     @classmethod
-    def from_json(cls, content: Content, data: dict[str, Any]) -> Game:
+    def from_json(cls, content: Content, data: dict[str, Any], *,
+                  allow_other_content: bool = False) -> Game:
+        """Load a save; every field is checked and a bad save raises SaveError naming its JSON
+        path. A save of another content digest is refused unless ``allow_other_content``."""
         from .battle.save import load
 
-        return load(cls, content, data)
+        return load(cls, content, data, allow_other_content=allow_other_content)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
