@@ -354,12 +354,7 @@ def _reward(c: Content, x: object, q: str, n_master: int) -> None:
 
 
 def _value(v: object, path: str) -> None:
-    if isinstance(v, (bool, str)):
-        need_str(v, path, 10_000) if isinstance(v, str) else None
-    elif isinstance(v, (int, float)):
-        need_num(v, path, -float(BIG), float(BIG))
-    elif v is not None:
-        raise fail(path, f"a slot holds a number, text or true/false, got {_name(v)}")
+    need_int(v, path)
 
 
 def _ctx(c: Content, x: object, q: str, n_units: int, cards: set[int]) -> None:
@@ -449,8 +444,12 @@ def check_state(c: Content, s: State, max_hand: int) -> None:
         raise fail(f"{p}.units", "an active battle needs the player")
     if s.phase is BattlePhase.NONE:
         raise fail(f"{p}.phase", "an active battle has a phase")
-    if s.rewards is not None and (s.stack or s.pause != NO_PAUSE):
-        raise fail(f"{p}.rewards", "a reward is offered only once the battle's waves are done")
+    if s.rewards is not None and (s.stack or s.pause != NO_PAUSE
+                                  or s.phase is not BattlePhase.BATTLE_WON):
+        raise fail(f"{p}.rewards", "a reward is offered only once a won battle's waves are done")
+    if not s.stack and s.rewards is None and s.phase is not BattlePhase.PLAYER_PHASE:
+        raise fail(f"{p}.phase", f"nothing is left to run in phase {s.phase.value}: a battle "
+                   "at rest is in the player phase or offers a reward")
     _stack(c, s, s.stack, f"{p}.stack")
     for i, dl in enumerate(s.delayed):
         _stack(c, s, dl.frames, f"{p}.delayed[{i}][2]")
@@ -463,8 +462,9 @@ def check_state(c: Content, s: State, max_hand: int) -> None:
 
 
 def _playing(s: State) -> set[int]:
+    """Cards whose play is still before its destination step (so they may be in flight)."""
     return {f.data[0] for f in s.stack if f.kind == K.PLAY and isinstance(f.data, list)
-            and f.data and isinstance(f.data[0], int)}
+            and f.data and isinstance(f.data[0], int) and f.pc <= 2}
 
 
 def _ints(v: object) -> bool:
