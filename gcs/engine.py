@@ -65,19 +65,28 @@ class Engine:
         stack = s.stack
         handlers = HANDLERS
         limit = self.rules.step_limit
-        steps = s.steps
-        try:
-            while stack and s.pause == NO_PAUSE:
-                f = stack[-1]
-                handlers[f.kind](self, f)
-                steps += 1
-                if steps > limit:
-                    raise StepLimitError(
-                        f"battle exceeded {limit} engine steps without ending "
-                        f"(turn {s.turn}, phase {s.phase.name}); a behaviour probably loops"
-                    )
-        finally:
-            s.steps = steps
+        while stack and s.pause == NO_PAUSE:
+            f = stack[-1]
+            handlers[f.kind](self, f)
+            s.steps += 1
+            if s.steps > limit:
+                raise StepLimitError(
+                    f"battle exceeded {limit} engine steps without ending "
+                    f"(turn {s.turn}, phase {s.phase.name}); a behaviour probably loops"
+                )
+
+    def charge(self, n: int, what: str) -> None:
+        """Count ``n`` units of work done inside one step against the step guard (before
+        doing it), so no single action can run unbounded: ``what`` names the behaviour."""
+        s = self.s
+        if n > 0:
+            s.steps += n
+            limit = self.rules.step_limit
+            if s.steps > limit:
+                s.steps = limit + 1
+                raise StepLimitError(
+                    f"{what} asked for {n} units of work in one step; the battle's step guard "
+                    f"({limit} engine steps) stopped it")
 
     # ------------------------------------------------------------ units
     @property

@@ -155,7 +155,7 @@ def check_top(c: Content, data: object, allow_other_content: bool) -> dict[str, 
     need_enum(r["hand_discard"], "$.rules.hand_discard", HandDiscardRule)
     from ..rules import LIMITS
 
-    for k in _RULE_KEYS[:4] + ("step_limit",):
+    for k in (*_RULE_KEYS[:4], "step_limit"):
         lo, hi = LIMITS[k]
         need_int(r[k], f"$.rules.{k}", lo, hi)
     need_bool(d["logging"], "$.logging")
@@ -456,9 +456,8 @@ def check_state(c: Content, s: State, max_hand: int) -> None:
     top = s.stack[-1] if s.stack else None
     if s.pause != NO_PAUSE and top is None:
         raise fail(f"{p}.pause[0]", "a paused wave needs frames on the stack")
-    if s.pause == CHOICE:
-        if top is None or top.kind != K.CHOICE or not s.choice_kind:
-            raise fail(f"{p}.pause[0]", "an open Choice needs its Choice frame on top")
+    if s.pause == CHOICE and (top is None or top.kind != K.CHOICE or not s.choice_kind):
+        raise fail(f"{p}.pause[0]", "an open Choice needs its Choice frame on top")
 
 
 def _playing(s: State) -> set[int]:
