@@ -518,8 +518,8 @@ def _stack(c: Content, s: State, frames: list[Frame], q: str) -> None:
                   and data[0] in s.cards and -1 <= data[1] < n_units and pc <= 3)
             bad = "" if ok else "play frame"
         elif k == K.ENEMY_PHASE:
-            ok = node is None and (data is None or (_ints(data) and all(
-                1 <= x < n_units for x in data) and pc <= len(data) + 1))
+            ok = node is None and (data is None or (_ints(data) and all(  # -1-uid: kept intent
+                1 <= (x if x >= 0 else -1 - x) < n_units for x in data) and pc <= len(data) + 1))
             bad = "" if ok else "enemy phase frame"
         elif k == K.ENEMY_TURN:
             ok = (node is None and isinstance(data, int) and not isinstance(data, bool)

@@ -43,9 +43,10 @@ CEILINGS: dict[str, float] = {
     "max_wait": 86_400.0 * 365, "max_iterations": 10_000_000,
 }
 
-CURRENT: ContextVar[Limits] = ContextVar("gcs_content_limits", default=Limits())
+DEFAULT = Limits()
+CURRENT: ContextVar[Limits | None] = ContextVar("gcs_content_limits", default=None)
 
 
 def current() -> Limits:
     """The limits of the pack being loaded (the defaults outside a load)."""
-    return CURRENT.get()
+    return CURRENT.get() or DEFAULT
