@@ -12,6 +12,7 @@ from .events import Event
 from .rules import BattleRules
 
 Handler = Callable[["Engine", Frame], None]
+LOG_CAP = 100_000  # events kept in event_log; past it the oldest half is dropped
 HANDLERS: dict[int, Handler] = {}
 
 
@@ -19,7 +20,7 @@ class Engine:
     """Internals behind ``gcs.Game``: every rule module operates on one of these."""
 
     __slots__ = ("s", "c", "rules", "subs", "log", "logging", "hot", "presenter", "busy",
-                 "ticks", "legal", "legal_key")
+                 "ticks", "legal", "legal_key", "failure", "depth", "log_cap")
 
     def __init__(self, content: Content, state: State, rules: BattleRules, *,
                  logging: bool = True, presenter: bool = True) -> None:
@@ -37,22 +38,40 @@ class Engine:
         self.ticks = 0
         self.legal: list[Any] | None = None
         self.legal_key: tuple[int, bool, bool] = (-1, False, False)
+        # the first handler that raised in the current call: (handler, event, exception)
+        self.failure: tuple[Any, Event, Exception] | None = None
+        self.depth = 0  # guarded facade calls in progress (gcs/guard.py)
+        self.log_cap = LOG_CAP
 
     # ------------------------------------------------------------ events
     def emit(self, ev: Event) -> None:
         """Publish an event (callers guard with ``if e.hot`` so idle publishing costs nothing)."""
         if self.logging:
-            self.log.append(ev)
+            log = self.log
+            log.append(ev)
+            if len(log) > self.log_cap:
+                del log[: len(log) - self.log_cap // 2]  # keep the newest half (a ring)
         subs = self.subs
         if subs:
             hs = subs.get(type(ev))
-            if hs:
-                for h in tuple(hs):
+            ha = subs.get(Event)
+            if hs or ha:
+                self.deliver(ev, tuple(hs or ()) + tuple(ha or ()))
+
+    def deliver(self, ev: Event, handlers: tuple[Callable[[Any], None], ...]) -> None:
+        """Call the handlers under the busy guard; the first one that raises is recorded (the
+        others and the wave still run) and the facade call raises it as HandlerError."""
+        was = self.busy
+        self.busy = True
+        try:
+            for h in handlers:
+                try:
                     h(ev)
-            hs = subs.get(Event)
-            if hs:
-                for h in tuple(hs):
-                    h(ev)
+                except Exception as exc:  # noqa: BLE001 - a subscriber's error, re-raised later
+                    if self.failure is None:
+                        self.failure = (h, ev, exc)
+        finally:
+            self.busy = was
 
     def refresh_hot(self) -> None:
         self.hot = self.logging or any(self.subs.values())

@@ -40,6 +40,7 @@ from .events import EffectResumed, Event
 from .flow.choice import answer_choice
 from .rng import derive
 from .checks import own_card
+from .guard import guard_class
 from .rules import BattleRules
 
 E = TypeVar("E", bound=Event)
@@ -594,6 +595,9 @@ class Game:
     # ------------------------------------------------------------ copies and saves
     def clone(self) -> Game:
         """An independent copy (no subscribers), equal to this game; works while paused."""
+        if self._e.busy:
+            raise BusyError("clone() inside an event handler: the wave is mid-step; clone after "
+                            "the call that runs it returns")
         g = Game.__new__(Game)
         g.seed = self.seed
         g.content = self.content
@@ -610,6 +614,9 @@ class Game:
         """A complete save (run, battle, paused effects) as JSON-compatible data."""
         from .battle.save import dump
 
+        if self._e.busy:
+            raise BusyError("to_json() inside an event handler: the wave is mid-step; save "
+                            "after the call that runs it returns")
         return dump(self)
 
     @classmethod
@@ -639,3 +646,6 @@ class Game:
         return (f"<Game {s.phase.name} turn {s.turn} hp {p.hp} energy {s.energy} "
                 f"hand {len(s.hand)} draw {len(s.draw)} discard {len(s.discard)} | {foes}>")
 
+
+
+guard_class(Game)  # every public call: handler failures raised after the wave, rollback on errors
