@@ -12,7 +12,7 @@ from .events import Event
 from .rules import BattleRules
 
 Handler = Callable[["Engine", Frame], None]
-LOG_CAP = 100_000  # events kept in event_log; past it the oldest half is dropped
+LOG_CAP = 10_000  # events kept in event_log; past it the oldest half is dropped (a ring)
 HANDLERS: dict[int, Handler] = {}
 
 

@@ -119,8 +119,6 @@ def guarded(fn: Callable[..., Any], changing: bool) -> Callable[..., Any]:
 
 
 def guard_class(cls: type) -> None:
-    """Wrap every public method of ``cls`` (not properties, not ``from_json``)."""
-    for name, v in list(vars(cls).items()):
-        if name.startswith("_") or not callable(v) or isinstance(v, (classmethod, staticmethod)):
-            continue
-        setattr(cls, name, guarded(v, name in CHANGING))
+    """Wrap the public methods of ``cls`` that can change state."""
+    for name in sorted(CHANGING):  # read-only calls publish nothing and change nothing
+        setattr(cls, name, guarded(getattr(cls, name), True))
