@@ -97,7 +97,8 @@ def entries(call: str, name: str, v: object) -> list[Any]:
                                        or not isinstance(x[1], bool)):
             raise _bad(call, f"{name}[{i}]", "a master deck entry (card id, upgraded) pair", x)
         elif not isinstance(x, (str, tuple, MasterEntry)):
-            raise _bad(call, f"{name}[{i}]", "a master deck entry (MasterEntry, card id or (id, upgraded) pair)", x)
+            raise _bad(call, f"{name}[{i}]",
+                       "a master deck entry (MasterEntry, card id or (id, upgraded) pair)", x)
     return out
 
 

@@ -67,7 +67,7 @@ class Engine:
             for h in handlers:
                 try:
                     h(ev)
-                except Exception as exc:  # noqa: BLE001 - a subscriber's error, re-raised later
+                except Exception as exc:
                     if self.failure is None:
                         self.failure = (h, ev, exc)
         finally:

@@ -27,6 +27,7 @@ from .battle.state import (
     State,
     Unit,
 )
+from .checks import own_card
 from .content.db import Content
 from .content.defs import CharacterDef, EncounterDef, GameCard
 from .enums import BattlePhase, DrawPilePosition, Pile, PileScope, TargetMode
@@ -38,9 +39,8 @@ from .errors import (
 )
 from .events import EffectResumed, Event
 from .flow.choice import answer_choice
-from .rng import derive
-from .checks import own_card
 from .guard import guard_class
+from .rng import derive
 from .rules import BattleRules
 
 E = TypeVar("E", bound=Event)
