@@ -344,3 +344,22 @@ def test_format_specs_in_card_text_are_left_as_written() -> None:
     card = replace(OTHER.cards["strike"], text="Deal {damage:>999999999} damage, {damage}.")
     text = g.format_description(card)
     assert text == "Deal {damage:>999999999} damage, 6."
+
+
+def test_every_event_is_published_under_the_busy_guard() -> None:
+    g = Game(OTHER, seed=7)
+    refused: list[str] = []
+
+    def meddle(x: ev.Event) -> None:
+        try:
+            g.clear_master_deck()
+        except BusyError:
+            refused.append(type(x).__name__)
+
+    for cls in (ev.CardAddedToDeck, ev.DrawPileShuffled, ev.ChoiceMade, ev.EffectResumed):
+        g.subscribe(cls, meddle)  # type: ignore[arg-type]
+    g.add_card_to_master_deck("strike")
+    g.start_battle("jaw_worm")
+    g.shuffle_draw_pile()
+    assert refused == ["CardAddedToDeck", "DrawPileShuffled"]
+    assert len(g.get_master_deck()) == 11
