@@ -20,7 +20,7 @@ class Engine:
     """Internals behind ``gcs.Game``: every rule module operates on one of these."""
 
     __slots__ = ("s", "c", "rules", "subs", "log", "logging", "hot", "presenter", "busy",
-                 "ticks", "legal", "legal_key", "failure", "depth", "log_cap")
+                 "ticks", "legal", "legal_key", "failure", "depth", "log_cap", "log_shared")
 
     def __init__(self, content: Content, state: State, rules: BattleRules, *,
                  logging: bool = True, presenter: bool = True) -> None:
@@ -42,12 +42,13 @@ class Engine:
         self.failure: tuple[Any, Event, Exception] | None = None
         self.depth = 0  # guarded facade calls in progress (gcs/guard.py)
         self.log_cap = LOG_CAP
+        self.log_shared = False  # ``log`` is shared with a clone: copy it before changing it
 
     # ------------------------------------------------------------ events
     def emit(self, ev: Event) -> None:
         """Publish an event (callers guard with ``if e.hot`` so idle publishing costs nothing)."""
         if self.logging:
-            log = self.log
+            log = self.own_log()
             log.append(ev)
             if len(log) > self.log_cap:
                 del log[: len(log) - self.log_cap // 2]  # keep the newest half (a ring)
@@ -57,6 +58,13 @@ class Engine:
             ha = subs.get(Event)
             if hs or ha:
                 self.deliver(ev, tuple(hs or ()) + tuple(ha or ()))
+
+    def own_log(self) -> list[Event]:
+        """The event log, copied first if a clone shares it (so clone() is O(1))."""
+        if self.log_shared:
+            self.log = self.log.copy()
+            self.log_shared = False
+        return self.log
 
     def deliver(self, ev: Event, handlers: tuple[Callable[[Any], None], ...]) -> None:
         """Call the handlers under the busy guard; the first one that raises is recorded (the

@@ -577,7 +577,7 @@ class Game:
         return list(self._e.log)
 
     def clear_event_log(self) -> None:
-        self._e.log.clear()
+        self._e.own_log().clear()
 
     # ------------------------------------------------------------ agent surface
     def legal_actions(self) -> list[_agent.Action]:
@@ -606,7 +606,8 @@ class Game:
         e = self._e
         n = _engine.Engine(self.content, e.s.clone(), self.rules, logging=e.logging,
                            presenter=e.presenter)
-        n.log = e.log.copy()
+        n.log = e.log  # shared until either side logs again (copy-on-write: clone is O(1))
+        n.log_shared = e.log_shared = True
         g._e = n
         return g
 

@@ -68,7 +68,7 @@ def restore(e: Engine, snap: State, log_len: int) -> None:
         setattr(live, f, getattr(snap, f))
     live.cards = cards
     live.units = units
-    del e.log[log_len:]
+    del e.own_log()[log_len:]
     e.failure = None
     e.busy = False
     e.legal = None
