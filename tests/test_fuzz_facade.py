@@ -367,3 +367,49 @@ def test_every_event_is_published_under_the_busy_guard() -> None:
     g.shuffle_draw_pile()
     assert refused == ["CardAddedToDeck", "DrawPileShuffled"]
     assert len(g.get_master_deck()) == 11
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_an_engine_error_after_many_calls_restores_the_state_before_it(seed: int) -> None:
+    import copy
+
+    from test_fuzz_content import SMALL
+
+    d = copy.deepcopy(SMALL)
+    d["pack"]["limits"] = {"max_count": 1_000_000}
+    d["cards"]["defend"]["on_play"] = [{"add_card": {"card": "strike", "count": 999_999}}]
+    content = gcs.load_content(d)
+    g = Game(content, seed=seed, rules=gcs.BattleRules(step_limit=100_000))
+    toughest = max(sorted(content.encounters), key=lambda k: sum(
+        content.enemies[x].hp_max for x in content.encounters[k].enemies))
+    g.start_battle(toughest)
+    rng = random.Random(seed)
+    for _ in range(rng.randint(5, 90)):  # past one journal (64 calls) for some seeds
+        acts = [a for a in g.legal_actions() if a.kind != "play" or
+                g.hand()[a.card].card_id != "defend"]
+        if not g.is_battle_active or g.is_waiting_for_reward or not acts:
+            break
+        g.apply(rng.choice(acts))
+        p = g.player
+        if p is None or p.hp < 25 or any(0 < u.hp < 15 for u in g.enemies):
+            break  # keep the battle going for the failing call
+    if not g.is_battle_active or g.is_waiting_for_reward:
+        return
+    if g.energy < 1:
+        g.end_player_turn()  # a fresh turn: energy refilled
+    if not g.is_battle_active or g.is_waiting_for_reward or g.is_waiting:
+        return
+    hand = [c for c in g.hand() if c.card_id == "defend"]
+    if not hand:
+        if len(g.hand()) >= 10:
+            return
+        hand = [g.add_card_to_hand("defend")]
+    if not g.can_play_card(hand[0]):
+        return
+    objects = g.hand() + g.enemies
+    before = _snap(g)
+    with pytest.raises(gcs.errors.StepLimitError):
+        g.try_play_card(hand[0])
+    assert _snap(g) == before
+    assert all(a is b for a, b in zip(g.hand() + g.enemies, objects, strict=True))
+    check_invariants(g, content)
