@@ -12,6 +12,7 @@ from .events import Event
 from .rules import BattleRules
 
 Handler = Callable[["Engine", Frame], None]
+LOG_CAP = 10_000  # events kept in event_log; past it the oldest half is dropped (a ring)
 HANDLERS: dict[int, Handler] = {}
 
 
@@ -19,7 +20,7 @@ class Engine:
     """Internals behind ``gcs.Game``: every rule module operates on one of these."""
 
     __slots__ = ("s", "c", "rules", "subs", "log", "logging", "hot", "presenter", "busy",
-                 "ticks", "legal", "legal_key")
+                 "ticks", "legal", "legal_key", "failure", "depth", "log_cap", "log_shared")
 
     def __init__(self, content: Content, state: State, rules: BattleRules, *,
                  logging: bool = True, presenter: bool = True) -> None:
@@ -37,22 +38,48 @@ class Engine:
         self.ticks = 0
         self.legal: list[Any] | None = None
         self.legal_key: tuple[int, bool, bool] = (-1, False, False)
+        # the first handler that raised in the current call: (handler, event, exception)
+        self.failure: tuple[Any, Event, Exception] | None = None
+        self.depth = 0  # guarded facade calls in progress (gcs/guard.py)
+        self.log_cap = LOG_CAP
+        self.log_shared = False  # ``log`` is shared with a clone: copy it before changing it
 
     # ------------------------------------------------------------ events
     def emit(self, ev: Event) -> None:
         """Publish an event (callers guard with ``if e.hot`` so idle publishing costs nothing)."""
         if self.logging:
-            self.log.append(ev)
+            log = self.own_log()
+            log.append(ev)
+            if len(log) > self.log_cap:
+                del log[: len(log) - self.log_cap // 2]  # keep the newest half (a ring)
         subs = self.subs
         if subs:
             hs = subs.get(type(ev))
-            if hs:
-                for h in tuple(hs):
+            ha = subs.get(Event)
+            if hs or ha:
+                self.deliver(ev, tuple(hs or ()) + tuple(ha or ()))
+
+    def own_log(self) -> list[Event]:
+        """The event log, copied first if a clone shares it (so clone() is O(1))."""
+        if self.log_shared:
+            self.log = self.log.copy()
+            self.log_shared = False
+        return self.log
+
+    def deliver(self, ev: Event, handlers: tuple[Callable[[Any], None], ...]) -> None:
+        """Call the handlers under the busy guard; the first one that raises is recorded (the
+        others and the wave still run) and the facade call raises it as HandlerError."""
+        was = self.busy
+        self.busy = True
+        try:
+            for h in handlers:
+                try:
                     h(ev)
-            hs = subs.get(Event)
-            if hs:
-                for h in tuple(hs):
-                    h(ev)
+                except Exception as exc:
+                    if self.failure is None:
+                        self.failure = (h, ev, exc)
+        finally:
+            self.busy = was
 
     def refresh_hot(self) -> None:
         self.hot = self.logging or any(self.subs.values())
@@ -65,19 +92,28 @@ class Engine:
         stack = s.stack
         handlers = HANDLERS
         limit = self.rules.step_limit
-        steps = s.steps
-        try:
-            while stack and s.pause == NO_PAUSE:
-                f = stack[-1]
-                handlers[f.kind](self, f)
-                steps += 1
-                if steps > limit:
-                    raise StepLimitError(
-                        f"battle exceeded {limit} engine steps without ending "
-                        f"(turn {s.turn}, phase {s.phase.name}); a behaviour probably loops"
-                    )
-        finally:
-            s.steps = steps
+        while stack and s.pause == NO_PAUSE:
+            f = stack[-1]
+            handlers[f.kind](self, f)
+            s.steps += 1
+            if s.steps > limit:
+                raise StepLimitError(
+                    f"battle exceeded {limit} engine steps without ending "
+                    f"(turn {s.turn}, phase {s.phase.name}); a behaviour probably loops"
+                )
+
+    def charge(self, n: int, what: str) -> None:
+        """Count ``n`` units of work done inside one step against the step guard (before
+        doing it), so no single action can run unbounded: ``what`` names the behaviour."""
+        s = self.s
+        if n > 0:
+            s.steps += n
+            limit = self.rules.step_limit
+            if s.steps > limit:
+                s.steps = limit + 1
+                raise StepLimitError(
+                    f"{what} asked for {n} units of work in one step; the battle's step guard "
+                    f"({limit} engine steps) stopped it")
 
     # ------------------------------------------------------------ units
     @property

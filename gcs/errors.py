@@ -64,4 +64,12 @@ class StepLimitError(GameError):
 
 
 class SaveError(GameError):
-    """A save that cannot be loaded: wrong format or pack, or corrupt data (says where)."""
+    """A save that cannot be loaded: names the JSON path of the first problem."""
+
+
+class ArgumentError(GameError, TypeError, ValueError):
+    """A public call got an argument of the wrong type or value; the message names the parameter."""
+
+
+class HandlerError(GameError):
+    """An event handler raised; the wave it ran in was completed first. ``__cause__`` is the original."""

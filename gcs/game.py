@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from . import agent as _agent
+from . import checks as K
 from . import engine as _engine
 from .battle import cards as C
 from .battle import run as R
@@ -27,6 +28,7 @@ from .battle.state import (
     State,
     Unit,
 )
+from .checks import own_card
 from .content.db import Content
 from .content.defs import CharacterDef, EncounterDef, GameCard
 from .enums import BattlePhase, DrawPilePosition, Pile, PileScope, TargetMode
@@ -38,6 +40,7 @@ from .errors import (
 )
 from .events import EffectResumed, Event
 from .flow.choice import answer_choice
+from .guard import guard_class
 from .rng import derive
 from .rules import BattleRules
 
@@ -72,6 +75,12 @@ class Game:
     def __init__(self, content: Content, *, seed: int | None = None,
                  rules: BattleRules | None = None, character: str | None = None,
                  log_events: bool = True, presenter: bool = True) -> None:
+        K.instance_of("Game", "content", content, Content, "a gcs.Content")
+        seed is None or K.integer("Game", "seed", seed, -(2**64), 2**64)
+        rules is None or K.instance_of("Game", "rules", rules, BattleRules, "a BattleRules")
+        K.text("Game", "character", character, optional=True)
+        K.boolean("Game", "log_events", log_events)
+        K.boolean("Game", "presenter", presenter)
         if seed is None:
             seed = int.from_bytes(os.urandom(8), "little")
         self.seed = seed
@@ -147,6 +156,9 @@ class Game:
         if e.s.pause != NO_PAUSE:
             raise GameError(
                 "an effect is waiting (Choice, Wait or Animation Gate); resolve it first")
+        if e.s.rewards is not None:
+            raise RewardError("the battle is won and a reward is offered: take or skip it "
+                              "first (cards cannot be drawn, added or moved now)")
         return e
 
     # ------------------------------------------------------------ state
@@ -306,6 +318,8 @@ class Game:
         e = self._begin()
         if encounter is None:
             raise GameError("start_battle(None): no encounter given, no battle started")
+        K.instance_of("start_battle", "encounter", encounter, (str, EncounterDef),
+                      "an encounter id or an EncounterDef")
         enc = (encounter if isinstance(encounter, EncounterDef)
                else self.content.encounter(encounter))
         for eid in enc.enemy_ids():
@@ -365,12 +379,8 @@ class Game:
     def advance_time(self, seconds: float) -> bool:
         """Advance the game clock; a finished Wait resumes its wave. True if one resumed."""
         e = self._begin()
-        if (not isinstance(seconds, (int, float)) or isinstance(seconds, bool)
-                or not 0 <= seconds < float("inf")):
-            raise GameError(
-                f"advance_time needs a finite number of seconds >= 0, got {seconds!r}")
+        left = K.seconds("advance_time", "seconds", seconds)
         s = e.s
-        left = float(seconds)
         resumed = False
         # A Wait that ends inside the advanced span resumes at its own end time; the rest of
         # the span then counts towards the next Wait that its wave starts.
@@ -391,6 +401,7 @@ class Game:
     def complete_animation(self, gate: str | None = None) -> bool:
         """Open the pending Animation Gate (any, or the one named); True if one opened."""
         e = self._begin()
+        K.text("complete_animation", "gate", gate, optional=True)
         s = e.s
         if s.pause != GATE or (gate is not None and gate != s.gate):
             return False
@@ -450,6 +461,9 @@ class Game:
         """Definition cost, master-deck delta, temporary modifiers, cost hooks (>= 0)."""
         if not isinstance(instance, CardInstance):
             raise GameError(f"expected a CardInstance, got {type(instance).__name__}")
+        if self._e.s.cards.get(instance.uid) is not instance:
+            own_card("get_effective_energy_cost", "instance", self.content, instance.base)
+            return max(0, instance.active.cost + instance.cost_delta)  # not in this battle
         return effective_cost(self._e, instance)
 
     def format_description(self, card: GameCard | CardInstance,
@@ -457,18 +471,19 @@ class Game:
         """The card-face text with the active card's numbers filled in."""
         from .battle.describe import describe
 
+        K.instance_of("format_description", "card", card, (GameCard, CardInstance),
+                      "a GameCard or a CardInstance")
+        instance is None or K.instance_of("format_description", "instance", instance,
+                                          CardInstance, "a CardInstance or None")
         return describe(self._e, card, instance)
 
-    def _card_def(self, card: GameCard | str) -> GameCard:
-        if isinstance(card, GameCard):
-            return self.content.card(card.id) if card.id in self.content.cards else card
-        return self.content.card(card)
+    def _card_def(self, card: GameCard | str, call: str = "add_card") -> GameCard:
+        return own_card(call, "card", self.content, card)
 
     def draw_cards(self, count: int) -> int:
         """Draw up to ``count`` cards (stops at a full hand); returns how many were drawn."""
         e = self._idle()
-        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            raise GameError(f"draw_cards needs an int count >= 0, got {count!r}")
+        K.integer("draw_cards", "count", count, 0, K.MAX_COUNT)
         before = len(e.s.drawn)
         C.push_draw(e, count, automatic=False)
         e.busy = True
@@ -489,8 +504,9 @@ class Game:
                          upgraded: bool = False) -> CardInstance:
         """Create an instance directly in a pile: placement, not a discard/exhaust lifecycle."""
         e = self._idle()
-        d = self._card_def(card)
+        d = self._card_def(card, "add_card_to_pile")
         _check_pile(pile, position)
+        K.boolean("add_card_to_pile", "upgraded", upgraded)
         if pile in (PileScope.MASTER, PileScope.ALL):
             raise GameError(
                 f"cannot create a battle card in {pile.name}; use add_card_to_master_deck")
@@ -527,19 +543,27 @@ class Game:
         return list(self._e.s.master)
 
     def set_master_deck(self, entries: Iterable[MasterEntry | str | tuple[str, bool]]) -> None:
-        R.set_entries(self._begin(), list(entries))
+        e = self._begin()
+        R.set_entries(e, K.entries("set_master_deck", "entries", entries))
 
     def add_card_to_master_deck(self, card: GameCard | str,
                                 is_upgraded: bool = False) -> MasterEntry:
-        d = self._card_def(card)
-        return R.add_entry(self._begin(), d.id, is_upgraded)
+        e = self._begin()
+        d = self._card_def(card, "add_card_to_master_deck")
+        K.boolean("add_card_to_master_deck", "is_upgraded", is_upgraded)
+        return R.add_entry(e, d.id, is_upgraded)
 
     def remove_card_from_master_deck(self, card_id: str, remove_first_only: bool = True) -> int:
         """Remove the first (or every) entry of ``card_id``; returns how many were removed."""
-        return R.remove_entries(self._begin(), card_id, remove_first_only)
+        e = self._begin()
+        K.text("remove_card_from_master_deck", "card_id", card_id)
+        K.boolean("remove_card_from_master_deck", "remove_first_only", remove_first_only)
+        return R.remove_entries(e, card_id, remove_first_only)
 
     def upgrade_card_in_master_deck(self, card_id: str) -> bool:
-        return R.upgrade_entry(self._begin(), card_id)
+        e = self._begin()
+        K.text("upgrade_card_in_master_deck", "card_id", card_id)
+        return R.upgrade_entry(e, card_id)
 
     def clear_master_deck(self) -> None:
         self._begin().s.master = []
@@ -548,6 +572,8 @@ class Game:
     def subscribe(self, event_class: type[E], handler: Callable[[E], None]) -> Callable[[], None]:
         """Call ``handler`` for each ``event_class`` (``Event``: all); returns unsubscribe."""
         e = self._e
+        K.event_class("subscribe", "event_class", event_class)
+        K.handler("subscribe", "handler", handler)
         e.subs.setdefault(event_class, []).append(handler)
         e.refresh_hot()
 
@@ -566,7 +592,7 @@ class Game:
 
     def clear_event_log(self) -> None:
         """Forget the events logged so far (subscribers are not affected)."""
-        self._e.log.clear()
+        self._e.own_log().clear()
 
     # ------------------------------------------------------------ agent surface
     def legal_actions(self) -> list[_agent.Action]:
@@ -584,6 +610,9 @@ class Game:
     # ------------------------------------------------------------ copies and saves
     def clone(self) -> Game:
         """An independent copy (no subscribers), equal to this game; works while paused."""
+        if self._e.busy:
+            raise BusyError("clone() inside an event handler: the wave is mid-step; clone after "
+                            "the call that runs it returns")
         g = Game.__new__(Game)
         g.seed = self.seed
         g.content = self.content
@@ -592,7 +621,8 @@ class Game:
         e = self._e
         n = _engine.Engine(self.content, e.s.clone(), self.rules, logging=e.logging,
                            presenter=e.presenter)
-        n.log = e.log.copy()
+        n.log = e.log  # shared until either side logs again (copy-on-write: clone is O(1))
+        n.log_shared = e.log_shared = True
         g._e = n
         return g
 
@@ -600,13 +630,21 @@ class Game:
         """A complete save (run, battle, paused effects) as JSON-compatible data."""
         from .battle.save import dump
 
+        if self._e.busy:
+            raise BusyError("to_json() inside an event handler: the wave is mid-step; save "
+                            "after the call that runs it returns")
         return dump(self)
 
     @classmethod
-    def from_json(cls, content: Content, data: dict[str, Any]) -> Game:
+    def from_json(cls, content: Content, data: dict[str, Any], *,
+                  allow_other_content: bool = False) -> Game:
+        """Load a save; every field is checked and a bad save raises SaveError naming its JSON
+        path. A save of another content digest is refused unless ``allow_other_content``."""
         from .battle.save import load
 
-        return load(cls, content, data)
+        K.instance_of("from_json", "content", content, Content, "a gcs.Content")
+        K.boolean("from_json", "allow_other_content", allow_other_content)
+        return load(cls, content, data, allow_other_content=allow_other_content)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
@@ -624,3 +662,6 @@ class Game:
         return (f"<Game {s.phase.name} turn {s.turn} hp {p.hp} energy {s.energy} "
                 f"hand {len(s.hand)} draw {len(s.draw)} discard {len(s.discard)} | {foes}>")
 
+
+
+guard_class(Game)  # every public call: handler failures raised after the wave, rollback on errors

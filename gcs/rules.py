@@ -5,11 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .enums import ArmorDecayRule, HandDiscardRule
+from .errors import ArgumentError
+
+# name -> (lowest, highest) accepted value; see docs/rules/boundary.md
+LIMITS: dict[str, tuple[int, int]] = {
+    "starting_hand_size": (0, 100),
+    "draw_per_turn": (0, 100),
+    "max_hand_size": (0, 100),
+    "energy_per_turn": (0, 1_000),
+    "step_limit": (1, 100_000_000),
+}
 
 
 @dataclass(frozen=True, slots=True)
 class BattleRules:
-    """Battle rules; an Encounter may override ``hand_discard``."""
+    """Battle rules; an Encounter may override ``hand_discard``. Bad values raise ArgumentError."""
 
     starting_hand_size: int = 5
     draw_per_turn: int = 5
@@ -18,3 +28,15 @@ class BattleRules:
     armor_decay: ArmorDecayRule = ArmorDecayRule.RESET
     hand_discard: HandDiscardRule = HandDiscardRule.DISCARD_ON_TURN_END
     step_limit: int = 200_000
+
+    def __post_init__(self) -> None:
+        for name, (lo, hi) in LIMITS.items():
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+                raise ArgumentError(f"BattleRules({name}={v!r}): needs an int in {lo}..{hi}")
+        if not isinstance(self.armor_decay, ArmorDecayRule):
+            raise ArgumentError(f"BattleRules(armor_decay={self.armor_decay!r}): needs an "
+                                "ArmorDecayRule")
+        if not isinstance(self.hand_discard, HandDiscardRule):
+            raise ArgumentError(f"BattleRules(hand_discard={self.hand_discard!r}): needs a "
+                                "HandDiscardRule")

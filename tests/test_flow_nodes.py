@@ -133,10 +133,12 @@ def test_while_repeats_until_its_condition_fails() -> None:
 def test_while_iteration_cap_raises_a_clear_flow_error() -> None:
     g = start(card("spin", 0, on_play=N.While(True, M(1), max_iterations=5)))
     inst = add(g, "spin")
+    before = g.to_json()
     with pytest.raises(FlowError, match=r"While loop in card 'spin' on_play exceeded "
                                         r"max_iterations=5"):
         g.try_play_card(inst)
-    assert trace(g, "m") == ["m1"] * 5  # exactly the cap ran
+    # the engine error restored the state from before the call (docs/rules/boundary.md)
+    assert trace(g, "m") == [] and g.to_json() == before
 
 
 def test_call_runs_a_named_graph_in_the_callers_scope() -> None:

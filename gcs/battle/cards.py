@@ -245,6 +245,7 @@ def step_draw(e: Engine, f: Frame) -> None:
             if not automatic:
                 stack.pop()  # DrawCards stops early at a full hand
                 return
+            e.charge(1, "an automatic draw into a full hand")
             inst = take_top(e)
             if inst is None:
                 stack.pop()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from ..content.defs import GameCard
@@ -13,9 +14,7 @@ if TYPE_CHECKING:
     from ..engine import Engine
 
 
-class _Keep(dict[str, str]):
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
+_FIELD = re.compile(r"\{(\w+)\}")  # only plain ``{name}``: no format specs, no attributes
 
 
 def describe(e: Engine, card: GameCard | CardInstance, instance: CardInstance | None) -> str:
@@ -28,12 +27,11 @@ def describe(e: Engine, card: GameCard | CardInstance, instance: CardInstance | 
         instance, card = card, card.active
     elif instance is not None:
         card = instance.active
-    values = _Keep({k: str(v) for k, v in card.numbers.items()})
+    values = {k: str(v) for k, v in card.numbers.items()}
     if instance is not None:
         values["cost"] = "X" if card.x_cost else str(effective_cost(e, instance))
     else:
         values["cost"] = "X" if card.x_cost else str(card.cost)
-    try:
-        return card.text.format_map(values)
-    except (ValueError, IndexError):
-        return card.text
+    # a placeholder the card lacks, or one with a format spec (``{damage:>99}``), stays as
+    # written: the text never allocates more than its own length plus the numbers
+    return _FIELD.sub(lambda m: values.get(m.group(1), m.group(0)), card.text)

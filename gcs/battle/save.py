@@ -6,9 +6,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..content.db import Content
 from ..enums import ArmorDecayRule, BattlePhase, HandDiscardRule, Pile
-from ..errors import GameError
+from ..errors import GameError, SaveError
 from ..rng import Rng
 from ..rules import BattleRules
+from .save_check import check_state, check_state_data, check_top
 from .state import (
     ActiveHook,
     CardInstance,
@@ -159,23 +160,28 @@ def dump(g: Game) -> dict[str, Any]:
             "presenter": e.presenter, "state": plain_copy(dump_state(g.content, e.s))}
 
 
-def load(cls: type[Game], content: Content, data: dict[str, Any]) -> Game:
+def load(cls: type[Game], content: Content, data: object, *,
+         allow_other_content: bool = False) -> Game:
+    """Check every field (see save_check), then build the game; SaveError names the first
+    problem's JSON path and nothing is built."""
     from .. import engine as _engine
 
-    if data.get("format") != FORMAT:
-        raise GameError(f"unsupported save format {data.get('format')!r} (expected {FORMAT})")
-    if data.get("pack") != content.pack_id:
-        raise GameError(f"save is for pack {data.get('pack')!r}, not {content.pack_id!r}")
-    r = dict(data["rules"])
+    d = check_top(content, data, allow_other_content)
+    check_state_data(content, d["state"], d["rules"])
+    r = dict(d["rules"])
     r["armor_decay"] = ArmorDecayRule(r["armor_decay"])
     r["hand_discard"] = HandDiscardRule(r["hand_discard"])
-    rules = BattleRules(**r)
-    state = load_state(content, plain_copy(data["state"]))  # share nothing with ``data``
+    try:
+        rules = BattleRules(**r)
+        state = load_state(content, plain_copy(d["state"]))  # share nothing with ``data``
+    except GameError as exc:
+        raise SaveError(f"corrupt save at $: {exc}") from None
+    check_state(content, state, rules.max_hand_size)
     g = cls.__new__(cls)
-    g.seed = data["seed"]
+    g.seed = d["seed"]
     g.content = content
     g.rules = rules
     g._char = content.characters.get(state.character)
-    g._e = _engine.Engine(content, state, rules, logging=data["logging"],
-                          presenter=data["presenter"])
+    g._e = _engine.Engine(content, state, rules, logging=d["logging"],
+                          presenter=d["presenter"])
     return g

@@ -32,6 +32,16 @@ from ..flow import nodes as N
 from . import cache
 from .db import Content
 from .defs import CharacterDef, EncounterDef, EnemyDef, GameCard, RewardTable, StatusDef
+from .limits import (
+    CEILINGS,
+    CURRENT,
+    MAX_BYTES,
+    MAX_DEPTH,
+    MAX_EXPANDED,
+    MAX_INT_DIGITS,
+    MAX_PROBLEMS,
+    Limits,
+)
 from .problems import Ctx, Env, Key, Problem, Sink, check_keys, get_map, get_str, listing
 from .schema import COMPILERS, ID_RE, LABELS, SECTIONS, Parts, Source
 
@@ -39,9 +49,10 @@ T = TypeVar("T")
 Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 BUILTIN = DATA_DIR / "ironclad"
-PACK_FIELDS = ("id", "name", "description", "version")
+PACK_FIELDS = ("id", "name", "description", "version", "limits")
 _STR = "tag:yaml.org,2002:str"
 _MERGE = "tag:yaml.org,2002:merge"
+_INT = "tag:yaml.org,2002:int"
 # Plain words YAML 1.1 would turn into something else; as in YAML 1.2, yes/no/on/off stay words.
 _PLAIN_SPECIAL = frozenset((
     "true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL", "~"))
@@ -75,6 +86,9 @@ def _scalar(ev: Any) -> object:
         return v
     if tag == _MERGE:
         return _MERGE_KEY
+    if tag == _INT and sum(ch.isdigit() for ch in v) > MAX_INT_DIGITS:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"integer with more than {MAX_INT_DIGITS} digits", ev.start_mark)
     build = _CTOR.yaml_constructors.get(tag)
     if build is None:
         raise yaml.constructor.ConstructorError(
@@ -90,6 +104,9 @@ def read_yaml(text: str) -> YamlDoc:
     stack: list[tuple[Any, bool, object, bool, Any]] = []
     path: list[Key] = []
     anchors: dict[str, object] = {}
+    sizes: dict[int, int] = {}  # id of an anchored value -> values it holds, expanded
+    open_ids: set[int] = set()  # containers not yet closed (an alias to one is recursive)
+    expanded = 0
     merged: dict[int, set[object]] = {}
     cur: Any = None
     key_ev: Any = None
@@ -106,6 +123,7 @@ def read_yaml(text: str) -> YamlDoc:
             elif cls is SequenceStartEvent:
                 val = []
             elif cls is MappingEndEvent or cls is SequenceEndEvent:
+                open_ids.discard(id(cur))
                 cur, is_map, key, has_key, key_ev = stack.pop()
                 if cur is not None:
                     path.pop()
@@ -115,6 +133,15 @@ def read_yaml(text: str) -> YamlDoc:
                     doc.errors.append((ev.start_mark.line + 1, f"unknown alias *{ev.anchor}"))
                     return doc
                 val = anchors[ev.anchor]
+                if id(val) in open_ids:
+                    doc.errors.append((ev.start_mark.line + 1, f"recursive alias *{ev.anchor}: "
+                                       "an anchor cannot contain an alias of itself"))
+                    return doc
+                expanded += _size(val, sizes)
+                if expanded > MAX_EXPANDED:
+                    doc.errors.append((ev.start_mark.line + 1, f"aliases expand to more than "
+                                       f"{MAX_EXPANDED} values (an alias bomb?)"))
+                    return doc
             elif cls is StreamEndEvent:
                 break
             else:
@@ -159,6 +186,11 @@ def read_yaml(text: str) -> YamlDoc:
                 else:
                     cur[key] = val
             if container:
+                if len(stack) >= MAX_DEPTH:
+                    doc.errors.append((ev.start_mark.line + 1, f"nested more than {MAX_DEPTH} "
+                                       "levels deep"))
+                    return doc
+                open_ids.add(id(val))
                 stack.append((cur, is_map, key, False, key_ev))
                 if cur is not None:
                     path.append(child)
@@ -169,9 +201,27 @@ def read_yaml(text: str) -> YamlDoc:
         kind = "YAML error" if isinstance(exc, yaml.constructor.ConstructorError) else \
             "YAML syntax error"
         doc.errors.append((line, f"{kind}: {exc.problem or exc.context}"))
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, max(0, exc.position)) + 1
+        doc.errors.append((line, f"unreadable character {exc.character!r}: "
+                           "control characters are not allowed"))
+    except (yaml.YAMLError, ValueError, OverflowError, RecursionError) as exc:
+        doc.errors.append((1, f"YAML error: {exc}"))
     finally:
         loader.dispose()
     return doc
+
+
+def _size(v: object, sizes: dict[int, int]) -> int:
+    """How many values ``v`` holds once every alias inside it is expanded (memoised)."""
+    if not isinstance(v, (dict, list)):
+        return 1
+    got = sizes.get(id(v))
+    if got is None:
+        items = v.values() if isinstance(v, dict) else v
+        got = 1 + sum(_size(x, sizes) for x in items)
+        sizes[id(v)] = got
+    return got
 
 
 def _merge(cur: dict[object, object], val: object, merged: dict[int, set[object]]) -> bool:
@@ -254,6 +304,7 @@ class _Build:
         self.texts: dict[str, str] = {}
         self.order: list[str] = []
         self.pack_id: str | None = None
+        self.limits = Limits()
 
     def problem(self, file: str, message: str, line: int | None = None,
                 ypath: tuple[Key, ...] = (), label: str = "",
@@ -272,6 +323,9 @@ class _Build:
             ctx.at("id").error(f"bad pack id {got!r}: use letters, digits, '_' and '-'")
         elif got is not None:
             self.pack_id = got
+        if "limits" in m:
+            self.limits = _limits(m["limits"], ctx.at("limits"))
+
 
     def sections(self, data: object, file: str, mapping: bool) -> None:
         """A whole pack in one mapping: ``pack`` plus section name -> definitions."""
@@ -296,6 +350,9 @@ class _Build:
             self.problem(rel, "not a pack file: name it pack.yaml, <section>.yaml, "
                          "<section>_*.yaml or put it in a <section>/ folder (sections: "
                          + ", ".join(SECTIONS) + ")")
+            return
+        if len(data) > MAX_BYTES:
+            self.problem(rel, f"file larger than {MAX_BYTES} bytes")
             return
         try:
             text = data.decode("utf-8")
@@ -330,7 +387,11 @@ class _Build:
             self.sources.append(Source(kind, rel, (), doc.data))
 
     def compile(self) -> Parts:
-        parts = compile_pack(self.pack_id or "", self.sources, self.sink)
+        token = CURRENT.set(self.limits)
+        try:
+            parts = compile_pack(self.pack_id or "", self.sources, self.sink)
+        finally:
+            CURRENT.reset(token)
         if self.sink.problems or parts is None:
             raise ContentError(self.render())
         return parts
@@ -345,12 +406,13 @@ class _Build:
             if file not in roots:
                 try:
                     roots[file] = yaml.compose(self.texts[file], Loader=Loader)
-                except yaml.YAMLError:
+                except (yaml.YAMLError, RecursionError, ValueError):
                     roots[file] = None
             return _line_of(roots[file], ypath)
 
         rows: list[tuple[int, int, int, str]] = []
-        for i, p in enumerate(self.sink.problems):
+        problems = self.sink.problems
+        for i, p in enumerate(problems[:MAX_PROBLEMS]):
             ln = p.line if p.line is not None else line(p.file, p.ypath)
             text = p.message
             if p.also is not None:
@@ -361,9 +423,14 @@ class _Build:
             order = self.order.index(p.file) if p.file in self.order else len(self.order)
             rows.append((order, ln or 0, i, ": ".join([*head, text])))
         out: list[str] = []
+        seen: set[str] = set()
         for *_, text in sorted(rows):
-            if text not in out:
+            if text not in seen:
+                seen.add(text)
                 out.append(text)
+        if len(problems) > MAX_PROBLEMS:
+            out.append(f"... and {len(problems) - MAX_PROBLEMS} more problems (the first "
+                       f"{MAX_PROBLEMS} are listed)")
         return out
 
 
@@ -457,17 +524,53 @@ def _content(parts: Parts, digest: str) -> Content:
                    graphs=parts.graphs, digest=digest)
 
 
-def _plain(v: object) -> object:
-    """Builder/mapping data as YAML would give it: dicts, lists and scalars."""
+def _limits(raw: object, ctx: Ctx) -> Limits:
+    """``limits:`` of pack.yaml: overrides of the number limits, each within its ceiling."""
+    m = get_map(raw, ctx, "a mapping of limit name -> number")
+    if m is None or not check_keys(m, ctx, Limits.names(), ()):
+        return Limits()
+    got: dict[str, int | float] = {}
+    for k, v in m.items():
+        ok = (k == "max_wait" and isinstance(v, float)) or type(v) is int
+        if not ok or not 1 <= v <= CEILINGS[k]:  # type: ignore[operator]
+            ctx.at(k).error(f"bad value {v!r}: expected a number in 1..{CEILINGS[k]:g}")
+        else:
+            got[k] = v  # type: ignore[assignment]
+    return Limits().with_(**got)
+
+
+def _plain(v: object, depth: int = 0, where: str = "<mapping>") -> object:
+    """Builder/mapping data as YAML would give it: dicts, lists and scalars (bounded depth,
+    so a cyclic or absurdly deep mapping is a ContentError, not a RecursionError)."""
+    if depth > MAX_DEPTH:
+        raise ContentError(f"{where}: nested more than {MAX_DEPTH} levels deep (or cyclic)")
     if isinstance(v, Mapping):
-        return {k: _plain(x) for k, x in v.items()}
+        return {k: _plain(x, depth + 1, f"{where}.{k}") for k, x in v.items()}
     if isinstance(v, (list, tuple)):
-        return [_plain(x) for x in v]
-    return v
+        return [_plain(x, depth + 1, f"{where}[{i}]") for i, x in enumerate(v)]
+    if isinstance(v, (str, int, float, bool)) or v is None:
+        return v
+    raise ContentError(f"{where}: unsupported value of type {type(v).__name__} (a mapping holds "
+                       "mappings, lists, strings, numbers, true/false and null)")
 
 
 def load_content(source: str | Path | Mapping[str, Any], *, use_cache: bool = True) -> Content:
-    """Load and validate a pack (directory, YAML file or mapping); errors list every problem."""
+    """Load and validate a pack (directory, YAML file or mapping); errors list every problem.
+    Nothing but ContentError leaves this call (docs/rules/boundary.md lists the limits)."""
+    if not isinstance(source, (str, Path, Mapping)):
+        raise ContentError(f"load_content needs a path or a mapping, got {type(source).__name__}")
+    try:
+        return _load(source, use_cache)
+    except ContentError:
+        raise
+    except (RecursionError, ValueError, TypeError, KeyError, OverflowError, OSError,
+            AttributeError, IndexError) as exc:  # a safety net: each should be a problem above
+        where = source if not isinstance(source, Mapping) else "<mapping>"
+        raise ContentError(f"{where}: could not be loaded ({type(exc).__name__}: "
+                           f"{str(exc)[:200]})") from None
+
+
+def _load(source: str | Path | Mapping[str, Any], use_cache: bool) -> Content:
     build = _Build()
     if isinstance(source, Mapping):
         data = _plain(source)

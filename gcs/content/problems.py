@@ -5,6 +5,7 @@ primitive checks that report a problem there instead of raising.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Iterable
 from enum import Enum
@@ -155,21 +156,39 @@ def expected(ctx: Ctx, what: str, v: object) -> None:
 
 def listing(names: Iterable[str], near: str = "", limit: int = 12) -> str:
     """Names for a message, the closest to ``near`` first, cut at ``limit``."""
-    pool = sorted(set(names))
+    return _listing(tuple(sorted(set(names))), near, limit)
+
+
+@functools.lru_cache(maxsize=4096)
+def _listing(pool: tuple[str, ...], near: str, limit: int) -> str:
     close = difflib.get_close_matches(near, pool, n=3, cutoff=0.6) if near else []
     ordered = close + [n for n in pool if n not in close]
     more = ", ..." if len(ordered) > limit else ""
     return ", ".join(ordered[:limit]) + more
 
 
-def get_int(v: object, ctx: Ctx, lo: int | None = None) -> int | None:
+def get_int(v: object, ctx: Ctx, lo: int | None = None, hi: int | None = None) -> int | None:
+    """An integer in ``lo..hi``; ``hi`` defaults to the pack's ``max_int`` limit."""
     if type(v) is not int:
         expected(ctx, "an integer" + (f" >= {lo}" if lo is not None else ""), v)
         return None
     if lo is not None and v < lo:
         ctx.error(f"bad value {v}: expected an integer >= {lo}")
         return None
-    return v
+    return v if within(v, ctx, hi) else None
+
+
+def within(v: int | float, ctx: Ctx, hi: int | float | None = None, what: str = "max_int") -> bool:
+    """True if ``|v| <= hi`` (default: the pack's ``max_int``); else a problem naming the limit."""
+    from .limits import current
+
+    cap = getattr(current(), what) if hi is None else hi
+    if not -cap <= v <= cap:
+        shown = str(v) if len(str(v)) <= 40 else str(v)[:20] + "..."
+        ctx.error(f"bad value {shown}: above the limit {cap} ({what}; a pack may change it "
+                  f"under 'limits:' in pack.yaml)")
+        return False
+    return True
 
 
 def get_str(v: object, ctx: Ctx) -> str | None:

@@ -29,6 +29,7 @@ from .defs import (
     StatusDef,
     WeightedMove,
 )
+from .limits import current
 from .problems import (
     Ctx,
     Env,
@@ -301,7 +302,8 @@ def compile_status(sid: str, raw: object, ctx: Ctx) -> StatusDef | None:
     decay = get_enum(m["decay"], ctx.at("decay"), Decay) if "decay" in m else Decay.NONE
     decay_at = get_word(m["decay_at"], ctx.at("decay_at"), DECAY_MOMENTS) \
         if "decay_at" in m else "turn_end"
-    cap = get_int(m["max_stacks"], ctx.at("max_stacks"), 1) if "max_stacks" in m else 999
+    cap = get_int(m["max_stacks"], ctx.at("max_stacks"), 1, current().max_stacks) \
+        if "max_stacks" in m else 999
     mods = _items(m["modifiers"], ctx.at("modifiers"), modifier, "a list of modifiers") \
         if "modifiers" in m else []
     hooks = _items(m["hooks"], ctx.at("hooks"), hook, "a list of hooks") if "hooks" in m else []

@@ -44,6 +44,7 @@ from .problems import (
     get_ref,
     get_str,
     get_word,
+    within,
 )
 
 # ---------------------------------------------------------------- values and conditions
@@ -94,7 +95,7 @@ def _head(m: dict[str, object], ctx: Ctx, kinds: tuple[str, ...], what: str) -> 
 def value(v: object, ctx: Ctx) -> Value | None:
     """A number: ``6``, ``$damage``, ``x``, ``{count: hand}``, ``{stacks: weak, of: self}``, ..."""
     if type(v) is int:
-        return v
+        return v if within(v, ctx) else None
     if isinstance(v, str):
         if v.startswith("$"):
             return var(v[1:], ctx)
@@ -316,7 +317,8 @@ HOOK_OPS_BY_KIND = {
 }
 
 
-_MOD = re.compile(r"^(deal|take|block)\s+(?:\+\s*(\d*)\s*(\*?\s*stacks)?|\*\s*(\d+)\s*/\s*(\d+))$")
+_MOD = re.compile(  # at most 9 digits a number: a bounded integer
+    r"^(deal|take|block)\s+(?:\+\s*(\d{0,9})\s*(\*?\s*stacks)?|\*\s*(\d{1,9})\s*/\s*(\d{1,9}))$")
 _MOD_KEYS = ("stage", "op", "amount", "num", "den", "per_stack")
 
 

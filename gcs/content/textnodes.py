@@ -7,6 +7,7 @@ docs/content.md is the designer-facing description of everything accepted here.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 
@@ -25,6 +26,7 @@ from .problems import (
     get_str,
     get_word,
     listing,
+    within,
 )
 from .textexprs import (
     HOOK_KEYS,
@@ -76,6 +78,9 @@ class Args:
                 self.need(k)
             return default if default is not None else 0
         got = value(self.raw[k], self.at(k))
+        cap = _CAPS.get(k)
+        if type(got) is int and cap is not None and not within(got, self.at(k), None, cap):
+            got = None
         self.check(got, k)
         return got if got is not None else 0
 
@@ -230,11 +235,20 @@ def _play_card(a: Args) -> N.Node:
                       a.name("as", False, "cards"))
 
 
+# literal numbers of these fields are bounded by the named pack limit (see content/limits.py)
+_CAPS = {"count": "max_count", "repeat": "max_count", "hits": "max_count",
+         "amount": "max_stacks"}
+
+
 def _wait(a: Args) -> N.Node:
     secs = a.need("seconds")
-    if isinstance(secs, bool) or not isinstance(secs, (int, float)) or secs <= 0:
+    if (isinstance(secs, bool) or not isinstance(secs, (int, float)) or not secs > 0
+            or (isinstance(secs, float) and not math.isfinite(secs))):
         if secs is not None:
             expected(a.at("seconds"), "a number of seconds > 0", secs)
+        a.ok = False
+        return N.Wait(0.0)
+    if not within(secs, a.at("seconds"), None, "max_wait"):
         a.ok = False
         return N.Wait(0.0)
     return N.Wait(float(secs))
@@ -331,7 +345,7 @@ CONTROL = {
     "while": (("while", "do", "max_iterations"), ("while", "do")),
 }
 NODE_KINDS = tuple(sorted((*VERBS, *CONTROL)))
-_INT = re.compile(r"^-?\d+$")
+_INT = re.compile(r"^-?\d{1,30}$")  # bounded: a longer number stays a word (and is refused)
 _FLOAT = re.compile(r"^-?\d+\.\d*$")
 
 
@@ -460,7 +474,10 @@ def _control(head: str, m: dict[str, object], ctx: Ctx) -> N.Node | None:
         c = cond(m["while"], ctx.at("while"))
         a.check(c, "while")
         cap = m.get("max_iterations")
-        if type(cap) is not int or cap < 1:
+        if type(cap) is int and cap >= 1 and not within(cap, ctx.at("max_iterations"), None,
+                                                       "max_iterations"):
+            a.ok, cap = False, 1
+        elif type(cap) is not int or cap < 1:
             msg = "a While needs max_iterations >= 1"
             if "max_iterations" not in m:
                 ctx.at("max_iterations").error("missing required field: " + msg)

@@ -423,8 +423,9 @@ def _ex_add(e: Engine, node: N.AddCards, ctx: Ctx) -> None:
         raise FlowError(f"AddCards in {_where(e, ctx)} cannot create a battle card in "
                         f"{node.pile.name}; use HAND, DRAW, DISCARD or EXHAUST")
     card = e.c.card(node.card)
-    made = [C.create(e, card, node.pile, node.position, node.upgraded).uid
-            for _ in range(max(0, val(e, node.count, ctx)))]
+    n = max(0, val(e, node.count, ctx))
+    e.charge(n, f"AddCards of {node.card!r} in {_where(e, ctx)}")
+    made = [C.create(e, card, node.pile, node.position, node.upgraded).uid for _ in range(n)]
     if node.var:
         ctx.objs[node.var] = ["c", made]
 

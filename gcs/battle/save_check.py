@@ -1,0 +1,531 @@
+"""Save validation: every field ``Game.from_json`` reads is checked before anything is built.
+
+The check is in two passes. ``check_data`` walks the raw JSON (types, shapes, ranges, ids
+against the content, node references) and ``check_state`` checks the cross-field invariants of
+the loaded state (each card instance in exactly one pile, frames fitting their kinds, a paused
+wave that can resume). The first problem raises :class:`SaveError` naming its JSON path
+(``$.state.cards[3][1]``). See docs/rules/boundary.md.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..content.db import Content
+from ..enums import ArmorDecayRule, BattlePhase, HandDiscardRule, IntentKind, Pile
+from ..errors import SaveError
+from ..flow import nodes as N
+from . import frames as K
+from .state import CHOICE, GATE, NO_PAUSE, WAIT, Frame, State
+
+_ = (GATE, WAIT)
+
+BIG = 2**53  # the largest count, id, amount or stack a save may hold (exact in JSON doubles)
+PAUSES = (NO_PAUSE, CHOICE, WAIT, GATE)
+REWARD_KINDS = ("card", "gold", "upgrade", "remove")
+_RULE_KEYS = ("starting_hand_size", "draw_per_turn", "max_hand_size", "energy_per_turn",
+              "armor_decay", "hand_discard", "step_limit")
+_TOP_KEYS = ("format", "pack", "digest", "seed", "rules", "logging", "presenter", "state")
+STATE_KEYS = (
+    "seed", "master", "next_entry", "gold", "hp", "max_hp", "character", "battles", "run_rng",
+    "active", "phase", "history", "turn", "player_turns", "encounter", "hand_rule", "cards",
+    "next_card", "hand", "draw", "discard", "exhaust", "played", "drawn", "units", "energy",
+    "rng", "stack", "delayed", "ctxs", "pause", "clock", "hooks", "next_seq", "end_turn",
+    "extra_turns", "rewards", "result", "plays", "damage", "steps",
+)
+_COMPOSITE = {N.Sequence: "Sequence", N.Loop: "Loop", N.Foreach: "Foreach", N.While: "While"}
+_PHASE_KINDS = (K.START, K.TURN_START, K.TURN_END, K.WON, K.LOST)
+
+
+def fail(path: str, message: str) -> SaveError:
+    """The error for the first problem, at ``path``."""
+    return SaveError(f"corrupt save at {path}: {message}")
+
+
+def _name(v: object) -> str:
+    return type(v).__name__
+
+
+def need_int(v: object, path: str, lo: int = -BIG, hi: int = BIG) -> int:
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise fail(path, f"expected an integer, got {_name(v)}")
+    if not lo <= v <= hi:
+        raise fail(path, f"{v} is out of range {lo}..{hi}")
+    return v
+
+
+def need_num(v: object, path: str, lo: float = 0.0, hi: float = float(BIG)) -> float:
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        raise fail(path, f"expected a number, got {_name(v)}")
+    if isinstance(v, int) and not -BIG <= v <= BIG:
+        raise fail(path, "number too large")
+    if not math.isfinite(v) or not lo <= v <= hi:
+        raise fail(path, f"{v} is out of range {lo}..{hi}")
+    return float(v)
+
+
+def need_bool(v: object, path: str) -> bool:
+    if not isinstance(v, bool):
+        raise fail(path, f"expected true or false, got {_name(v)}")
+    return v
+
+
+def need_str(v: object, path: str, limit: int = 10_000) -> str:
+    if not isinstance(v, str):
+        raise fail(path, f"expected a string, got {_name(v)}")
+    if len(v) > limit:
+        raise fail(path, f"string longer than {limit} characters")
+    return v
+
+
+def need_list(v: object, path: str, n: int | None = None, limit: int = 1_000_000) -> list[Any]:
+    if not isinstance(v, list):
+        raise fail(path, f"expected a list, got {_name(v)}")
+    if n is not None and len(v) != n:
+        raise fail(path, f"expected a list of {n} items, got {len(v)}")
+    if len(v) > limit:
+        raise fail(path, f"list longer than {limit} items")
+    return v
+
+
+def need_dict(v: object, path: str, keys: tuple[str, ...] | None = None) -> dict[str, Any]:
+    if not isinstance(v, dict):
+        raise fail(path, f"expected an object, got {_name(v)}")
+    for k in v:
+        if not isinstance(k, str):
+            raise fail(path, f"key {k!r} is not a string")
+    if keys is not None:
+        missing = [k for k in keys if k not in v]
+        if missing:
+            raise fail(f"{path}.{missing[0]}", "missing")
+        extra = sorted(k for k in v if k not in keys)
+        if extra:
+            raise fail(f"{path}.{extra[0]}", "unknown field")
+    return v
+
+
+def need_id(v: object, path: str, known: Any, what: str, blank: bool = False) -> str:
+    s = need_str(v, path, 200)
+    if blank and s == "":
+        return s
+    if s not in known:
+        raise fail(path, f"unknown {what} id {s!r} in this content")
+    return s
+
+
+def need_hex(v: object, path: str) -> int:
+    s = need_str(v, path, 40)
+    try:
+        x = int(s, 16)
+    except ValueError:
+        raise fail(path, f"expected a hex string, got {s!r}") from None
+    if not 0 <= x < 2**64:
+        raise fail(path, "random state out of range 0..2**64-1")
+    return x
+
+
+def need_enum(v: object, path: str, enum: Any) -> Any:
+    try:
+        return enum(v)
+    except (ValueError, TypeError):
+        raise fail(path, f"not a valid {enum.__name__}: {v!r}") from None
+
+
+# ---------------------------------------------------------------- the raw JSON
+
+
+def check_top(c: Content, data: object, allow_other_content: bool) -> dict[str, Any]:
+    """The envelope: format, pack, digest, seed, rules, flags."""
+    from .save import FORMAT
+
+    d = need_dict(data, "$")
+    if d.get("format") != FORMAT:
+        raise fail("$.format", f"unsupported save format {d.get('format')!r} (expected {FORMAT})")
+    need_dict(d, "$", _TOP_KEYS)
+    if d["pack"] != c.pack_id:
+        raise fail("$.pack", f"save is for pack {d['pack']!r}, not {c.pack_id!r}")
+    digest = need_str(d["digest"], "$.digest", 200)
+    if digest != c.digest and not allow_other_content:
+        raise fail("$.digest", f"save was made with content digest {digest!r}, this content is "
+                   f"{c.digest!r} (pass allow_other_content=True to load it anyway, checked)")
+    need_int(d["seed"], "$.seed", -(2**64), 2**64)
+    r = need_dict(d["rules"], "$.rules", _RULE_KEYS)
+    need_enum(r["armor_decay"], "$.rules.armor_decay", ArmorDecayRule)
+    need_enum(r["hand_discard"], "$.rules.hand_discard", HandDiscardRule)
+    from ..rules import LIMITS
+
+    for k in (*_RULE_KEYS[:4], "step_limit"):
+        lo, hi = LIMITS[k]
+        need_int(r[k], f"$.rules.{k}", lo, hi)
+    need_bool(d["logging"], "$.logging")
+    need_bool(d["presenter"], "$.presenter")
+    return d
+
+
+def _node(c: Content, ref: object, path: str, nullable: bool = True) -> N.Node | None:
+    if ref is None and nullable:
+        return None
+    r = need_list(ref, path, 2)
+    key = need_str(r[0], f"{path}[0]", 500)
+    i = need_int(r[1], f"{path}[1]", 0, BIG)
+    progs = c._programs
+    if key not in progs:
+        raise fail(f"{path}[0]", f"no program {key!r} in this content")
+    nodes = progs[key]
+    if i >= len(nodes):
+        raise fail(f"{path}[1]", f"program {key!r} has {len(nodes)} nodes, not {i + 1}")
+    return nodes[i]
+
+
+def check_state_data(c: Content, st: object, rules: dict[str, Any]) -> None:
+    """Types, shapes, ranges and ids of ``$.state``; node references resolve."""
+    p = "$.state"
+    d = need_dict(st, p, STATE_KEYS)
+    need_int(d["seed"], f"{p}.seed", -(2**64), 2**64)
+    master = need_list(d["master"], f"{p}.master", limit=10_000)
+    uids: set[int] = set()
+    for i, m in enumerate(master):
+        q = f"{p}.master[{i}]"
+        row = need_list(m, q, 4)
+        need_id(row[0], f"{q}[0]", c.cards, "card")
+        need_bool(row[1], f"{q}[1]")
+        need_int(row[2], f"{q}[2]", -999, 999)
+        uid = need_int(row[3], f"{q}[3]", 0, BIG)
+        if uid in uids:
+            raise fail(f"{q}[3]", f"master entry uid {uid} appears twice")
+        uids.add(uid)
+    nxt = need_int(d["next_entry"], f"{p}.next_entry", 1, BIG)
+    if uids and nxt <= max(uids):
+        raise fail(f"{p}.next_entry", f"{nxt} is not above every master entry uid")
+    need_int(d["gold"], f"{p}.gold", 0, BIG)
+    max_hp = need_int(d["max_hp"], f"{p}.max_hp", 0, BIG)
+    need_int(d["hp"], f"{p}.hp", 0, max_hp)
+    need_id(d["character"], f"{p}.character", c.characters, "character", blank=True)
+    need_int(d["battles"], f"{p}.battles", 0, BIG)
+    need_hex(d["run_rng"], f"{p}.run_rng")
+    active = need_bool(d["active"], f"{p}.active")
+    need_enum(d["phase"], f"{p}.phase", BattlePhase)
+    for i, h in enumerate(need_list(d["history"], f"{p}.history", limit=100_000)):
+        row = need_list(h, f"{p}.history[{i}]", 2)
+        need_enum(row[0], f"{p}.history[{i}][0]", BattlePhase)
+        need_int(row[1], f"{p}.history[{i}][1]", 0, BIG)
+    need_int(d["turn"], f"{p}.turn", 0, BIG)
+    need_int(d["player_turns"], f"{p}.player_turns", 0, BIG)
+    need_id(d["encounter"], f"{p}.encounter", c.encounters, "encounter", blank=not active)
+    need_enum(d["hand_rule"], f"{p}.hand_rule", HandDiscardRule)
+    cards: set[int] = set()
+    last = 0
+    for i, row in enumerate(need_list(d["cards"], f"{p}.cards", limit=100_000)):
+        q = f"{p}.cards[{i}]"
+        r = need_list(row, q, 10)
+        uid = need_int(r[0], f"{q}[0]", 1, BIG)
+        if uid <= last:
+            raise fail(f"{q}[0]", "card instance ids must be unique and ascending")
+        last = uid
+        cards.add(uid)
+        need_id(r[1], f"{q}[1]", c.cards, "card")
+        need_bool(r[2], f"{q}[2]")
+        for j in (3, 4, 6):
+            need_int(r[j], f"{q}[{j}]", -999, 999)
+        for j in (5, 7):
+            if r[j] is not None:
+                need_int(r[j], f"{q}[{j}]", 0, 999)
+        need_enum(r[8], f"{q}[8]", Pile)
+        need_int(r[9], f"{q}[9]", -1, BIG)
+    nc = need_int(d["next_card"], f"{p}.next_card", 1, BIG)
+    if nc <= last:
+        raise fail(f"{p}.next_card", f"{nc} is not above every card instance id")
+    for k in ("hand", "draw", "discard", "exhaust", "played", "drawn"):
+        for i, uid in enumerate(need_list(d[k], f"{p}.{k}", limit=100_000)):
+            if need_int(uid, f"{p}.{k}[{i}]") not in cards:
+                raise fail(f"{p}.{k}[{i}]", f"no card instance {uid}")
+    units = need_list(d["units"], f"{p}.units", limit=1_000)
+    if active and not units:
+        raise fail(f"{p}.units", "an active battle needs the player unit")
+    for i, u in enumerate(units):
+        _unit(c, u, f"{p}.units[{i}]", i)
+    need_int(d["energy"], f"{p}.energy", 0, BIG)
+    for i, x in enumerate(need_list(d["rng"], f"{p}.rng", 3)):
+        need_hex(x, f"{p}.rng[{i}]")
+    n_units = len(units)
+    ctxs = need_list(d["ctxs"], f"{p}.ctxs", limit=100_000)
+    for i, x in enumerate(ctxs):
+        _ctx(c, x, f"{p}.ctxs[{i}]", n_units, cards)
+    _frames_data(c, d["stack"], f"{p}.stack", len(ctxs))
+    for i, x in enumerate(need_list(d["delayed"], f"{p}.delayed", limit=10_000)):
+        q = f"{p}.delayed[{i}]"
+        r = need_list(x, q, 4)
+        if r[0] not in N.WAIT_UNTIL:
+            raise fail(f"{q}[0]", f"unknown phase point {r[0]!r}")
+        need_int(r[1], f"{q}[1]", 0, BIG)
+        _frames_data(c, r[2], f"{q}[2]", len(ctxs))
+        need_int(r[3], f"{q}[3]", 0, BIG)
+    pz = need_list(d["pause"], f"{p}.pause", 8)
+    pause = need_int(pz[0], f"{p}.pause[0]", 0, 3)
+    need_num(pz[1], f"{p}.pause[1]")
+    need_str(pz[2], f"{p}.pause[2]", 500)
+    if pz[3] not in ("", "c", "u"):
+        raise fail(f"{p}.pause[3]", f"choice kind must be 'c', 'u' or '', got {pz[3]!r}")
+    ids = need_list(pz[4], f"{p}.pause[4]", limit=100_000)
+    for i, x in enumerate(ids):
+        need_int(x, f"{p}.pause[4][{i}]", 0, BIG)
+        if (pz[3] == "c" and x not in cards) or (pz[3] == "u" and x >= n_units):
+            raise fail(f"{p}.pause[4][{i}]", f"candidate {x} does not exist")
+    lo = need_int(pz[5], f"{p}.pause[5]", 0, len(ids) if pause == CHOICE else BIG)
+    need_int(pz[6], f"{p}.pause[6]", lo if pause == CHOICE else 0,
+             len(ids) if pause == CHOICE else BIG)
+    need_str(pz[7], f"{p}.pause[7]")
+    need_num(d["clock"], f"{p}.clock")
+    for i, h in enumerate(need_list(d["hooks"], f"{p}.hooks", limit=10_000)):
+        q = f"{p}.hooks[{i}]"
+        r = need_list(h, q, 4)
+        if not isinstance(_node(c, r[0], f"{q}[0]", False), N.RegisterCardHook):
+            raise fail(f"{q}[0]", "not a RegisterCardHook node")
+        need_int(r[1], f"{q}[1]", -1, BIG)
+        if r[2] is not None:
+            need_int(r[2], f"{q}[2]", 0, BIG)
+        need_int(r[3], f"{q}[3]", 0, BIG)
+    need_int(d["next_seq"], f"{p}.next_seq", 0, BIG)
+    need_bool(d["end_turn"], f"{p}.end_turn")
+    need_int(d["extra_turns"], f"{p}.extra_turns", 0, 1_000)
+    if d["rewards"] is not None:
+        for i, x in enumerate(need_list(d["rewards"], f"{p}.rewards", limit=1_000)):
+            _reward(c, x, f"{p}.rewards[{i}]", len(master))
+    if d["result"] is not None:
+        need_bool(d["result"], f"{p}.result")
+    for k in ("plays", "damage"):
+        for cid, n in need_dict(d[k], f"{p}.{k}").items():
+            need_int(n, f"{p}.{k}.{cid}", 0, BIG)
+    need_int(d["steps"], f"{p}.steps", 0, rules["step_limit"])
+
+
+def _unit(c: Content, u: object, q: str, index: int) -> None:
+    r = need_list(u, q, 12)
+    if need_int(r[0], f"{q}[0]", 0, BIG) != index:
+        raise fail(f"{q}[0]", f"unit uid {r[0]} is not its index {index}")
+    if index > 0:
+        need_id(r[1], f"{q}[1]", c.enemies, "enemy")
+    else:
+        need_str(r[1], f"{q}[1]", 200)
+    need_str(r[2], f"{q}[2]", 500)
+    max_hp = need_int(r[4], f"{q}[4]", 0, BIG)
+    need_int(r[3], f"{q}[3]", 0, max_hp)
+    need_int(r[5], f"{q}[5]", 0, BIG)
+    for i, kv in enumerate(need_list(r[6], f"{q}[6]", limit=1_000)):
+        pair = need_list(kv, f"{q}[6][{i}]", 2)
+        need_id(pair[0], f"{q}[6][{i}][0]", c.statuses, "status")
+        need_int(pair[1], f"{q}[6][{i}][1]")
+    if len({kv[0] for kv in r[6]}) != len(r[6]):
+        raise fail(f"{q}[6]", "a status appears twice")
+    need_bool(r[7], f"{q}[7]")
+    moves = () if index == 0 else tuple(m.id for m in c.enemies[r[1]].moves)
+    need_id(r[8], f"{q}[8]", moves, "move", blank=True)
+    for i, m in enumerate(need_list(r[9], f"{q}[9]", limit=100_000)):
+        need_str(m, f"{q}[9][{i}]", 200)
+    if r[10] is not None:
+        it = need_list(r[10], f"{q}[10]", 6)
+        need_id(it[0], f"{q}[10][0]", moves, "move")
+        need_str(it[1], f"{q}[10][1]", 500)
+        need_enum(it[2], f"{q}[10][2]", IntentKind)
+        if it[3] is not None:
+            need_int(it[3], f"{q}[10][3]", 0, BIG)
+        need_int(it[4], f"{q}[10][4]", 0, BIG)
+        if it[5] is not None:
+            need_int(it[5], f"{q}[10][5]", 0, BIG)
+    for i, m in enumerate(need_list(r[11], f"{q}[11]", limit=10_000)):
+        need_str(m, f"{q}[11][{i}]", 200)
+
+
+def _reward(c: Content, x: object, q: str, n_master: int) -> None:
+    r = need_list(x, q, 4)
+    kind = r[0]
+    if kind not in REWARD_KINDS:
+        raise fail(f"{q}[0]", f"unknown reward kind {kind!r}")
+    if kind == "card":
+        need_id(r[1], f"{q}[1]", c.cards, "card")
+    elif r[1] is not None:
+        raise fail(f"{q}[1]", "only a card reward names a card")
+    need_int(r[2], f"{q}[2]", 0, BIG)
+    if kind in ("upgrade", "remove"):
+        need_int(r[3], f"{q}[3]", 0, n_master - 1)
+    elif r[3] is not None:
+        raise fail(f"{q}[3]", "only an upgrade or remove reward names a deck index")
+
+
+def _value(v: object, path: str) -> None:
+    need_int(v, path)
+
+
+def _ctx(c: Content, x: object, q: str, n_units: int, cards: set[int]) -> None:
+    r = need_list(x, q, 9)
+    for k, v in need_dict(r[0], f"{q}[0]").items():
+        _value(v, f"{q}[0].{k}")
+    for k, v in need_dict(r[1], f"{q}[1]").items():
+        pair = need_list(v, f"{q}[1].{k}", 2)
+        if pair[0] not in ("c", "u"):
+            raise fail(f"{q}[1].{k}[0]", f"object kind must be 'c' or 'u', got {pair[0]!r}")
+        for i, uid in enumerate(need_list(pair[1], f"{q}[1].{k}[1]", limit=100_000)):
+            need_int(uid, f"{q}[1].{k}[1][{i}]", 0, BIG)
+            if (pair[0] == "u" and uid >= n_units) or (pair[0] == "c" and uid not in cards):
+                raise fail(f"{q}[1].{k}[1][{i}]", f"no such {'unit' if pair[0] == 'u' else 'card'}")
+    src = need_int(r[2], f"{q}[2]", -1, BIG)
+    if src >= 0 and src not in cards:
+        raise fail(f"{q}[2]", f"no card instance {src}")
+    need_int(r[3], f"{q}[3]", 0, max(0, n_units - 1))
+    need_int(r[4], f"{q}[4]", -1, n_units - 1)
+    need_int(r[5], f"{q}[5]", -BIG, BIG)
+    need_id(r[6], f"{q}[6]", c.statuses, "status", blank=True)
+    for i, h in enumerate(need_list(r[7], f"{q}[7]", limit=10_000)):
+        if not isinstance(_node(c, h, f"{q}[7][{i}]", False), N.RegisterCardHook):
+            raise fail(f"{q}[7][{i}]", "not a RegisterCardHook node")
+    need_str(r[8], f"{q}[8]", 200)
+
+
+def _frames_data(c: Content, v: object, q: str, n_ctx: int) -> None:
+    for i, f in enumerate(need_list(v, q, limit=100_000)):
+        r = need_list(f, f"{q}[{i}]", 5)
+        need_int(r[0], f"{q}[{i}][0]", 0, max(K.NAMES))
+        _node(c, r[1], f"{q}[{i}][1]")
+        need_int(r[2], f"{q}[{i}][2]", 0, BIG)
+        need_int(r[4], f"{q}[{i}][4]", -1, n_ctx - 1)
+        _json(r[3], f"{q}[{i}][3]", 0)
+
+
+def _json(v: object, path: str, depth: int) -> None:
+    """Frame data: nested lists of ints/strings/None, at most a few levels deep."""
+    if depth > 4:
+        raise fail(path, "nested too deeply")
+    if isinstance(v, list):
+        need_list(v, path, limit=100_000)
+        for i, x in enumerate(v):
+            _json(x, f"{path}[{i}]", depth + 1)
+    elif isinstance(v, str):
+        need_str(v, path, 200)
+    elif v is not None:
+        need_int(v, path)
+
+
+# ---------------------------------------------------------------- the loaded state
+
+
+def check_state(c: Content, s: State, max_hand: int) -> None:
+    """Cross-field invariants of a loaded state; paths point into ``$.state``."""
+    p = "$.state"
+    piles = (("hand", s.hand, Pile.HAND), ("draw", s.draw, Pile.DRAW),
+             ("discard", s.discard, Pile.DISCARD), ("exhaust", s.exhaust, Pile.EXHAUST))
+    seen: dict[int, str] = {}
+    for name, ids, pile in piles:
+        for i, uid in enumerate(ids):
+            if uid in seen:
+                raise fail(f"{p}.{name}[{i}]", f"card {uid} is also in {seen[uid]}")
+            seen[uid] = name
+            if s.cards[uid].pile is not pile:
+                raise fail(f"{p}.{name}[{i}]", f"card {uid} says it is in "
+                           f"{s.cards[uid].pile.name}")
+    playing = _playing(s)
+    order = sorted(s.cards)
+    for i, uid in enumerate(order):
+        inst = s.cards[uid]
+        q = f"{p}.cards[{i}][8]"
+        if inst.pile is Pile.LIMBO:
+            if uid not in playing:
+                raise fail(q, f"card {uid} is in flight but no play of it is in progress")
+        elif inst.pile is not Pile.REMOVED and uid not in seen:
+            raise fail(q, f"card {uid} says {inst.pile.name} but is not listed there")
+    if not s.active:
+        for name in ("cards", "hand", "draw", "discard", "exhaust", "played", "drawn", "stack"):
+            if getattr(s, name):
+                raise fail(f"{p}.{name}", "must be empty while no battle is active")
+        if s.pause != NO_PAUSE or s.rewards is not None or s.delayed:
+            raise fail(f"{p}.pause", "nothing can wait while no battle is active")
+        return
+    if not s.units:
+        raise fail(f"{p}.units", "an active battle needs the player")
+    if s.phase is BattlePhase.NONE:
+        raise fail(f"{p}.phase", "an active battle has a phase")
+    if s.rewards is not None and (s.stack or s.pause != NO_PAUSE
+                                  or s.phase is not BattlePhase.BATTLE_WON):
+        raise fail(f"{p}.rewards", "a reward is offered only once a won battle's waves are done")
+    if not s.stack and s.rewards is None and s.phase is not BattlePhase.PLAYER_PHASE:
+        raise fail(f"{p}.phase", f"nothing is left to run in phase {s.phase.value}: a battle "
+                   "at rest is in the player phase or offers a reward")
+    _stack(c, s, s.stack, f"{p}.stack")
+    for i, dl in enumerate(s.delayed):
+        _stack(c, s, dl.frames, f"{p}.delayed[{i}][2]")
+    top = s.stack[-1] if s.stack else None
+    if s.pause != NO_PAUSE and top is None:
+        raise fail(f"{p}.pause[0]", "a paused wave needs frames on the stack")
+    if s.pause == CHOICE and (top is None or top.kind != K.CHOICE or not s.choice_kind):
+        raise fail(f"{p}.pause[0]", "an open Choice needs its Choice frame on top")
+
+
+def _playing(s: State) -> set[int]:
+    """Cards whose play is still before its destination step (so they may be in flight)."""
+    return {f.data[0] for f in s.stack if f.kind == K.PLAY and isinstance(f.data, list)
+            and f.data and isinstance(f.data[0], int) and f.pc <= 2}
+
+
+def _ints(v: object) -> bool:
+    return isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+
+
+def _stack(c: Content, s: State, frames: list[Frame], q: str) -> None:
+    n_units = len(s.units)
+    for i, f in enumerate(frames):
+        fq = f"{q}[{i}]"
+        k, node, pc, data = f.kind, f.node, f.pc, f.data
+        bad = ""
+        if k in _PHASE_KINDS:
+            bad = "" if node is None and data is None and pc <= 8 else "phase step frame"
+        elif k == K.ENTRY:
+            bad = "" if node is not None and data is None and pc <= 1 and f.ctx else "entry frame"
+        elif k == K.NODE:
+            name = _COMPOSITE.get(type(node))
+            if name is None or f.ctx is None:
+                bad = "node frame without a composite node"
+            elif isinstance(node, N.Sequence):
+                bad = "" if data is None and pc <= len(node.steps) else "Sequence frame"
+            elif isinstance(node, N.Loop):
+                bad = "" if isinstance(data, int) and 0 <= pc <= data + 1 and data < BIG \
+                    else "Loop frame"
+            elif isinstance(node, N.Foreach):
+                ok = (isinstance(data, list) and len(data) == 2 and data[0] in ("c", "u")
+                      and _ints(data[1]) and pc <= len(data[1]))
+                if ok:
+                    ok = all((x in s.cards) if data[0] == "c" else (0 <= x < n_units)
+                             for x in data[1])
+                bad = "" if ok else "Foreach frame"
+            elif isinstance(node, N.While):
+                bad = "" if data is None and pc <= node.max_iterations else "While frame"
+        elif k == K.CHOICE:
+            bad = "" if isinstance(node, N.Choice) and data is None and f.ctx else "choice frame"
+        elif k == K.DRAW:
+            bad = "" if (node is None and _ints(data) and len(data) == 2 and data[0] >= 0
+                         and data[1] in (0, 1)) else "draw frame"
+        elif k in (K.EACH, K.HAND_END):
+            ok = _ints(data) and all(x in s.cards for x in data) and pc <= len(data)
+            bad = "" if ok and (k == K.HAND_END or f.ctx) else "card list frame"
+        elif k == K.DAMAGE:
+            ok = (isinstance(node, N.DealDamage) and f.ctx is not None and isinstance(data, list)
+                  and len(data) == 5 and isinstance(data[0], int) and _ints(data[1])
+                  and all(0 <= x < n_units for x in data[1]) and _ints(data[2:]))
+            if ok:
+                ok = data[3] in (0, 1) and 0 <= data[4] < max(1, len(data[1])) and data[2] >= 0
+            bad = "" if ok else "damage frame"
+        elif k == K.PLAY:
+            ok = (node is None and f.ctx is not None and _ints(data) and len(data) == 2
+                  and data[0] in s.cards and -1 <= data[1] < n_units and pc <= 3)
+            bad = "" if ok else "play frame"
+        elif k == K.ENEMY_PHASE:
+            ok = node is None and (data is None or (_ints(data) and all(  # -1-uid: kept intent
+                1 <= (x if x >= 0 else -1 - x) < n_units for x in data) and pc <= len(data) + 1))
+            bad = "" if ok else "enemy phase frame"
+        elif k == K.ENEMY_TURN:
+            ok = (node is None and isinstance(data, int) and not isinstance(data, bool)
+                  and 1 <= data < n_units and pc <= 3)
+            bad = "" if ok else "enemy turn frame"
+        else:
+            bad = "frame"
+        if bad:
+            raise fail(fq, f"malformed {bad} (kind {K.NAMES.get(k, k)}, pc {pc}, data {data!r:.80})")

@@ -1,0 +1,202 @@
+"""The call guard around every public ``Game`` method (see docs/rules/boundary.md).
+
+- A subscriber that raises does not stop the wave: the engine records the first failure,
+  runs the remaining handlers and the rest of the wave, and the call then raises
+  ``HandlerError`` (naming the handler and the event, the original as ``__cause__``).
+- An engine error inside a wave (``StepLimitError``, ``FlowError``, or any internal exception,
+  which is wrapped in ``GameError``) restores the state from before the call: the same card
+  and unit objects, their fields as they were, the event log as it was. The guard keeps a
+  checkpoint (a state clone) and a journal of at most ``JOURNAL`` calls since; a restore
+  replays the journal on a private copy (the engine is deterministic), so a call that
+  succeeds costs one list append, not a clone.
+- Calls made from inside a handler run unguarded (state-changing ones raise ``BusyError``).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+from .agent import Action
+from .battle.state import CardInstance, Reward, State, Unit
+from .content.defs import EncounterDef, GameCard
+from .enums import DrawPilePosition, PileScope
+from .errors import ArgumentError, FlowError, GameError, HandlerError, StepLimitError
+
+if TYPE_CHECKING:
+    from .engine import Engine
+
+# the calls that can change state (a snapshot is taken before them)
+CHANGING = frozenset((
+    "start_battle", "try_play_card", "end_player_turn", "choose", "advance_time",
+    "complete_animation", "settle", "apply_reward", "skip_reward", "draw_cards",
+    "add_card_to_hand", "add_card_to_pile", "move_card_to_pile", "shuffle_draw_pile", "apply",
+    "set_master_deck", "add_card_to_master_deck", "remove_card_from_master_deck",
+    "upgrade_card_in_master_deck", "clear_master_deck",
+))
+
+
+def fields(cls: type) -> tuple[str, ...]:
+    """The data fields of a state class, read from its declaration: ``__slots__`` in pure
+    Python, ``__mypyc_attrs__`` once mypyc compiled it (compiled classes have no slots)."""
+    names = getattr(cls, "__slots__", None) or getattr(cls, "__mypyc_attrs__", ())
+    return tuple(n for n in names if not n.startswith("__"))
+
+
+_CARD_FIELDS = fields(CardInstance)
+_UNIT_FIELDS = fields(Unit)
+_STATE_FIELDS = fields(State)
+
+
+def restore(e: Engine, snap: State, log_len: int) -> None:
+    """Put the state back as ``snap`` holds it, keeping the live card and unit objects (a
+    caller may hold them) and dropping the events published since."""
+    live = e.s
+    cards = {}
+    for uid, old in snap.cards.items():
+        obj = live.cards.get(uid, old)
+        if obj is not old:
+            for f in _CARD_FIELDS:
+                setattr(obj, f, getattr(old, f))
+        cards[uid] = obj
+    units = []
+    for i, old_u in enumerate(snap.units):
+        u = live.units[i] if i < len(live.units) else old_u
+        if u is not old_u:
+            for f in _UNIT_FIELDS:
+                setattr(u, f, getattr(old_u, f))
+        units.append(u)
+    for f in _STATE_FIELDS:
+        setattr(live, f, getattr(snap, f))
+    live.cards = cards
+    live.units = units
+    del e.own_log()[log_len:]
+    e.failure = None
+    e.busy = False
+    e.legal = None
+    e.legal_key = (-1, False, False)
+
+
+def _handler_error(e: Engine) -> HandlerError:
+    handler, event, exc = e.failure  # type: ignore[misc]
+    e.failure = None
+    name = getattr(handler, "__qualname__", None) or repr(handler)
+    err = HandlerError(f"event handler {name} raised {type(exc).__name__}: {exc} on "
+                       f"{type(event).__name__}; the wave was completed without it")
+    err.__cause__ = exc
+    return err
+
+
+JOURNAL = 64  # calls replayed at most to restore a state (a new checkpoint after that many)
+RAW: dict[str, Callable[..., Any]] = {}  # the unguarded methods, for the replay
+
+
+_PLAIN = frozenset((type(None), bool, int, float, str, CardInstance, Unit, Action, Reward,
+                    PileScope, DrawPilePosition))
+
+
+def _replayable(v: object) -> bool:
+    if type(v) in _PLAIN:
+        return True
+    if v is None or isinstance(v, (bool, int, float, str, Enum, CardInstance, Unit, GameCard,
+                                   EncounterDef, Reward, Action)):
+        return True
+    if isinstance(v, (list, tuple)):
+        return len(v) <= 1_000 and all(_replayable(x) for x in v)
+    return False
+
+
+def _frozen(v: Any) -> Any:
+    """An argument as recorded: lists copied (a caller may change them later)."""
+    if isinstance(v, list):
+        return [_frozen(x) for x in v]
+    return v
+
+
+def _mapped(v: Any, s: State) -> Any:
+    """An argument for the replay: card and unit objects become the replay's own."""
+    if isinstance(v, CardInstance):
+        return s.cards.get(v.uid, v)
+    if isinstance(v, Unit):
+        return s.units[v.uid] if 0 <= v.uid < len(s.units) else v
+    if isinstance(v, list):
+        return [_mapped(x, s) for x in v]
+    if isinstance(v, tuple) and not hasattr(v, "_fields"):
+        return tuple(_mapped(x, s) for x in v)
+    return v
+
+
+def _rewind(game: Any, e: Engine, log_len: int) -> None:
+    """Put the state back as it was before the failed call: replay the journal from the
+    checkpoint on a private copy (no subscribers, no log), then copy it into the live state."""
+    from .engine import Engine as _Engine
+
+    ck: State = game.__dict__["_ckpt"]
+    cls: Any = type(game)
+    r = cls.__new__(cls)
+    r.seed, r.content, r.rules, r._char = game.seed, game.content, game.rules, game._char
+    r._e = _Engine(game.content, ck.clone(), game.rules, logging=False, presenter=e.presenter)
+    r._e.depth = 1  # every call of the replay runs unguarded
+    for name, args, kw in game.__dict__["_jr"]:
+        s = r._e.s
+        RAW[name](r, *_mapped(args, s), **{k: _mapped(v, s) for k, v in kw.items()})
+    restore(e, r._e.s, log_len)
+
+
+def guarded(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``fn`` with the guard: a checkpoint and a journal of the calls since, so that an engine
+    error can restore the state from before the call; handler failures raised after it."""
+    RAW[name] = fn
+
+    @functools.wraps(fn)
+    def call(self: Any, *args: Any, **kw: Any) -> Any:
+        e: Engine | None = getattr(self, "_e", None)
+        if e is None or e.busy or e.depth:
+            return fn(self, *args, **kw)
+        d = self.__dict__
+        if d.get("_ckpt") is None:
+            d["_ckpt"] = e.s.clone()
+            d["_jr"] = []
+        n = len(e.log)
+        ticks = e.ticks
+        e.depth += 1
+        try:
+            out = fn(self, *args, **kw)
+        except ArgumentError:
+            raise
+        except Exception as exc:
+            e.depth -= 1
+            engine = isinstance(exc, (StepLimitError, FlowError)) or not isinstance(exc, GameError)
+            if engine or e.ticks != ticks:  # a wave ran (or broke): undo it
+                e.depth += 1
+                try:
+                    _rewind(self, e, n)
+                finally:
+                    e.depth -= 1
+            e.failure = None
+            if isinstance(exc, GameError):
+                raise
+            raise GameError(f"internal error in {fn.__name__}: {type(exc).__name__}: {exc} "
+                            "(the state was restored; please report this)") from exc
+        e.depth -= 1
+        jr = d["_jr"]
+        if len(jr) < JOURNAL and all(type(a) in _PLAIN for a in args) and not kw:
+            jr.append((name, args, kw))  # the common case: nothing to copy
+        elif len(jr) < JOURNAL and _replayable(args) and _replayable(tuple(kw.values())):
+            jr.append((name, tuple(_frozen(a) for a in args),
+                       {k: _frozen(v) for k, v in kw.items()}))
+        else:
+            d["_ckpt"] = None  # the next call checkpoints the state this one left
+        if e.failure is not None:
+            raise _handler_error(e)
+        return out
+
+    return call
+
+
+def guard_class(cls: type) -> None:
+    """Wrap the public methods of ``cls`` that can change state."""
+    for name in sorted(CHANGING):  # read-only calls publish nothing and change nothing
+        setattr(cls, name, guarded(getattr(cls, name), name))
