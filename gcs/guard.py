@@ -41,7 +41,8 @@ CHANGING = frozenset((
 def fields(cls: type) -> tuple[str, ...]:
     """The data fields of a state class, read from its declaration: ``__slots__`` in pure
     Python, ``__mypyc_attrs__`` once mypyc compiled it (compiled classes have no slots)."""
-    names: tuple[str, ...] = getattr(cls, "__slots__", None) or getattr(cls, "__mypyc_attrs__", ())
+    names: tuple[str, ...] = tuple(getattr(cls, "__slots__", None)
+                                   or getattr(cls, "__mypyc_attrs__", None) or ())
     return tuple(n for n in names if not n.startswith("__"))
 
 
