@@ -6,11 +6,11 @@ CHOICE = 2       # an answered Choice continues into its ``then`` branch
 DRAW = 3         # data = [remaining, automatic(0/1)]
 EACH = 4         # a per-card action over data = [card ids]
 DAMAGE = 5       # data = [amount, [target uids], hits, random(0/1)]
-PLAY = 6         # a card play in progress; data = [card uid, target uid]
+PLAY = 6         # a card play in progress; data = [card uid, target uid, nested 0/1, authored pile or ""]
 START = 7        # StartBattle steps
 TURN_START = 8   # PlayerTurnStart steps
 TURN_END = 9     # EndPlayerTurn steps
-ENEMY_PHASE = 10  # EnemyPhase steps; data = [enemy uids]
+ENEMY_PHASE = 10  # EnemyPhase steps; data = [[enemy uids], [[uid, status] just applied]]
 ENEMY_TURN = 11  # one enemy's turn; data = enemy uid
 WON = 12         # victory steps
 LOST = 13        # defeat steps

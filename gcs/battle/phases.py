@@ -285,7 +285,7 @@ def keep_replanned_intent(e: Engine, uid: int) -> bool:
     its own turn began keeps that move: step 6 does not re-plan it. True in that case."""
     for f in reversed(e.s.stack):
         if f.kind == K.ENEMY_PHASE:
-            ids = f.data
+            ids = None if f.data is None else f.data[0]
             if ids is not None and uid in ids and ids.index(uid) < f.pc:
                 _keep_intent(f, uid)
                 return True

@@ -25,7 +25,7 @@ from .state import (
 if TYPE_CHECKING:
     from ..game import Game
 
-FORMAT = 1
+FORMAT = 2  # 2: rolled move numbers, nested plays, just-applied statuses
 
 
 def plain_copy(x: Any) -> Any:

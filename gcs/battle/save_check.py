@@ -13,7 +13,7 @@ import math
 from typing import Any
 
 from ..content.db import Content
-from ..enums import ArmorDecayRule, BattlePhase, HandDiscardRule, IntentKind, Pile
+from ..enums import ArmorDecayRule, BattlePhase, HandDiscardRule, IntentKind, Pile, PileScope
 from ..errors import SaveError
 from ..flow import nodes as N
 from . import frames as K
@@ -36,6 +36,7 @@ STATE_KEYS = (
 )
 _COMPOSITE = {N.Sequence: "Sequence", N.Loop: "Loop", N.Foreach: "Foreach", N.While: "While"}
 _PHASE_KINDS = (K.START, K.TURN_START, K.TURN_END, K.WON, K.LOST)
+_PLAY_DESTINATIONS = ("", *(p.value for p in PileScope))
 
 
 def fail(path: str, message: str) -> SaveError:
@@ -301,7 +302,7 @@ def check_state_data(c: Content, st: object, rules: dict[str, Any]) -> None:
 
 
 def _unit(c: Content, u: object, q: str, index: int) -> None:
-    r = need_list(u, q, 12)
+    r = need_list(u, q, 13)
     if need_int(r[0], f"{q}[0]", 0, BIG) != index:
         raise fail(f"{q}[0]", f"unit uid {r[0]} is not its index {index}")
     if index > 0:
@@ -335,6 +336,10 @@ def _unit(c: Content, u: object, q: str, index: int) -> None:
             need_int(it[5], f"{q}[10][5]", 0, BIG)
     for i, m in enumerate(need_list(r[11], f"{q}[11]", limit=10_000)):
         need_str(m, f"{q}[11][{i}]", 200)
+    for i, kv in enumerate(need_list(r[12], f"{q}[12]", limit=1_000)):  # rolled move numbers
+        pair = need_list(kv, f"{q}[12][{i}]", 2)
+        need_id(pair[0], f"{q}[12][{i}][0]", moves, "move")
+        need_int(pair[1], f"{q}[12][{i}][1]", 0, BIG)
 
 
 def _reward(c: Content, x: object, q: str, n_master: int) -> None:
@@ -514,12 +519,20 @@ def _stack(c: Content, s: State, frames: list[Frame], q: str) -> None:
                 ok = data[3] in (0, 1) and 0 <= data[4] < max(1, len(data[1])) and data[2] >= 0
             bad = "" if ok else "damage frame"
         elif k == K.PLAY:
-            ok = (node is None and f.ctx is not None and _ints(data) and len(data) == 2
-                  and data[0] in s.cards and -1 <= data[1] < n_units and pc <= 3)
+            # [card uid, target uid, nested (0/1), authored destination ("" or a pile)]
+            ok = (node is None and f.ctx is not None and isinstance(data, list)
+                  and len(data) == 4 and _ints(data[:3]) and data[0] in s.cards
+                  and -1 <= data[1] < n_units and data[2] in (0, 1)
+                  and data[3] in _PLAY_DESTINATIONS and pc <= 3)
             bad = "" if ok else "play frame"
         elif k == K.ENEMY_PHASE:
-            ok = node is None and (data is None or (_ints(data) and all(  # -1-uid: kept intent
-                1 <= (x if x >= 0 else -1 - x) < n_units for x in data) and pc <= len(data) + 1))
+            # [[enemy uids, -1-uid: kept intent], [[uid, status] just applied]]
+            ok = node is None and (data is None or (
+                isinstance(data, list) and len(data) == 2 and _ints(data[0])
+                and all(1 <= (x if x >= 0 else -1 - x) < n_units for x in data[0])
+                and pc <= len(data[0]) + 1 and isinstance(data[1], list)
+                and all(isinstance(x, list) and len(x) == 2 and isinstance(x[0], int)
+                        and 0 <= x[0] < n_units and x[1] in c.statuses for x in data[1])))
             bad = "" if ok else "enemy phase frame"
         elif k == K.ENEMY_TURN:
             ok = (node is None and isinstance(data, int) and not isinstance(data, bool)
