@@ -613,16 +613,23 @@ class Game:
         if self._e.busy:
             raise BusyError("clone() inside an event handler: the wave is mid-step; clone after "
                             "the call that runs it returns")
+        return self._copy(log=True)
+
+    def _copy(self, *, log: bool) -> Game:
+        """A copy of the run and battle, no subscribers; with ``log`` it shares the event log
+        (copy-on-write), without it the copy logs nothing (the monitor's snapshots). No busy
+        check: callers decide when a copy is consistent."""
         g = Game.__new__(Game)
         g.seed = self.seed
         g.content = self.content
         g.rules = self.rules
         g._char = self._char
         e = self._e
-        n = _engine.Engine(self.content, e.s.clone(), self.rules, logging=e.logging,
+        n = _engine.Engine(self.content, e.s.clone(), self.rules, logging=e.logging and log,
                            presenter=e.presenter)
-        n.log = e.log  # shared until either side logs again (copy-on-write: clone is O(1))
-        n.log_shared = e.log_shared = True
+        if log:
+            n.log = e.log  # shared until either side logs again (copy-on-write: clone is O(1))
+            n.log_shared = e.log_shared = True
         g._e = n
         return g
 

@@ -8,7 +8,6 @@ import dataclasses
 import enum
 from typing import Any
 
-from .. import engine as _engine
 from ..battle.state import CardInstance, Reward, Unit
 from ..enums import BattlePhase, PileScope, TargetMode
 from ..events import Event
@@ -32,15 +31,7 @@ def frozen_copy(game: Game) -> Game:
 
     Like ``Game.clone`` but without copying the event log, so a copy per event stays cheap.
     """
-    g = Game.__new__(Game)
-    g.seed = game.seed
-    g.content = game.content
-    g.rules = game.rules
-    g._char = game._char
-    e = game._e
-    g._e = _engine.Engine(game.content, e.s.clone(), game.rules, logging=False,
-                          presenter=e.presenter)
-    return g
+    return game._copy(log=False)
 
 
 def _jsonable(v: Any) -> Any:
