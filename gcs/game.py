@@ -120,13 +120,6 @@ class Game:
             raise NoBattleError("no battle is active (call start_battle first)")
         return e
 
-    def _query(self) -> _engine.Engine:
-        """A read-only battle query: allowed inside event handlers (refusals say why)."""
-        e = self._e
-        if not e.s.active:
-            raise NoBattleError("no battle is active (call start_battle first)")
-        return e
-
     def _run(self) -> None:
         e = self._e
         e.busy = True
