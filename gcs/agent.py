@@ -83,14 +83,17 @@ class Action:
 
     @staticmethod
     def play(card: int, target: int = -1) -> Action:
+        """``play CARD [@eTARGET]``: play the hand card at index ``card``."""
         return Action(PLAY, card=card, target=target)
 
     @staticmethod
     def choose(*indices: int) -> Action:
+        """``choose I,J``: answer the open Choice with these candidate indices."""
         return Action(CHOOSE, choice=tuple(indices))
 
     @staticmethod
     def end() -> Action:
+        """``end``: end the player turn."""
         return Action(END)
 
 

@@ -16,6 +16,8 @@ class _Enum(Enum):
 
 
 class BattlePhase(_Enum):
+    """The battle's phase (seed 001): NONE when no battle is active."""
+
     NONE = "none"
     INITIALIZE = "initialize"
     PLAYER_TURN_START = "player_turn_start"
@@ -27,6 +29,8 @@ class BattlePhase(_Enum):
 
 
 class PileScope(_Enum):
+    """A pile as a read scope or move target; MASTER and ALL read differently from how they move (004)."""
+
     HAND = "hand"
     DRAW = "draw"
     DISCARD = "discard"
@@ -36,17 +40,23 @@ class PileScope(_Enum):
 
 
 class DrawPilePosition(_Enum):
+    """Where a card enters the draw pile: TOP (drawn next), BOTTOM or RANDOM (seeded)."""
+
     TOP = "top"
     BOTTOM = "bottom"
     RANDOM = "random"
 
 
 class HandDiscardRule(_Enum):
+    """What the turn end does with the hand: discard it, or let it persist (Ethereal still exhausts)."""
+
     DISCARD_ON_TURN_END = "discard_on_turn_end"
     PERSIST = "persist"
 
 
 class Keyword(_Enum):
+    """The card keywords of the seeds."""
+
     INNATE = "innate"
     RETAIN = "retain"
     ETHEREAL = "ethereal"
@@ -55,6 +65,8 @@ class Keyword(_Enum):
 
 
 class TargetMode(_Enum):
+    """What a card targets; only SINGLE_ENEMY needs a target picker (``requires_target``)."""
+
     NONE = "none"
     SELF = "self"
     SINGLE_ENEMY = "single_enemy"
@@ -63,12 +75,16 @@ class TargetMode(_Enum):
 
 
 class ArmorDecayRule(_Enum):
+    """What happens to block at its holder's turn start: RESET to 0, KEEP, or HALVE."""
+
     RESET = "reset"
     KEEP = "keep"
     HALVE = "halve"
 
 
 class CardType(_Enum):
+    """A card's type (classification only: no engine rule depends on it)."""
+
     ATTACK = "attack"
     SKILL = "skill"
     POWER = "power"
@@ -77,6 +93,8 @@ class CardType(_Enum):
 
 
 class Rarity(_Enum):
+    """A card's rarity (reward tables weight by it)."""
+
     BASIC = "basic"
     COMMON = "common"
     UNCOMMON = "uncommon"
@@ -94,6 +112,8 @@ class Decay(_Enum):
 
 
 class IntentKind(_Enum):
+    """How an enemy's planned move is shown (the icon); STUN while a control status makes it skip."""
+
     ATTACK = "attack"
     ATTACK_DEFEND = "attack_defend"
     ATTACK_BUFF = "attack_buff"

@@ -446,6 +446,7 @@ class Game:
 
     # ------------------------------------------------------------ cards
     def get_active_card(self, instance: CardInstance) -> GameCard:
+        """The upgraded variant if the instance is upgraded, else its base card."""
         if not isinstance(instance, CardInstance):
             raise GameError(f"expected a CardInstance, got {type(instance).__name__}")
         return instance.active
@@ -527,6 +528,7 @@ class Game:
             e.busy = False
 
     def shuffle_draw_pile(self) -> None:
+        """Shuffle the draw pile (seeded); publishes DrawPileShuffled."""
         e = self._idle()
         C.shuffle_draw(e)
 
@@ -536,11 +538,13 @@ class Game:
         return list(self._e.s.master)
 
     def set_master_deck(self, entries: Iterable[MasterEntry | str | tuple[str, bool]]) -> None:
+        """Replace the run master deck (MasterEntry, card id or (card id, upgraded) each)."""
         e = self._begin()
         R.set_entries(e, K.entries("set_master_deck", "entries", entries))
 
     def add_card_to_master_deck(self, card: GameCard | str,
                                 is_upgraded: bool = False) -> MasterEntry:
+        """Add a card to the run master deck; publishes CardAddedToDeck; returns the entry."""
         e = self._begin()
         d = self._card_def(card, "add_card_to_master_deck")
         K.boolean("add_card_to_master_deck", "is_upgraded", is_upgraded)
@@ -554,11 +558,13 @@ class Game:
         return R.remove_entries(e, card_id, remove_first_only)
 
     def upgrade_card_in_master_deck(self, card_id: str) -> bool:
+        """Upgrade the first not-upgraded entry of ``card_id``; True if one was upgraded."""
         e = self._begin()
         K.text("upgrade_card_in_master_deck", "card_id", card_id)
         return R.upgrade_entry(e, card_id)
 
     def clear_master_deck(self) -> None:
+        """Empty the run master deck (before a new run); a live battle is unchanged."""
         self._begin().s.master = []
 
     # ------------------------------------------------------------ events

@@ -50,10 +50,12 @@ class CardInstance:
 
     @property
     def instance_id(self) -> int:
+        """The instance id, unique in its battle (``uid``)."""
         return self.uid
 
     @property
     def name(self) -> str:
+        """The active card's name."""
         return self.active.name
 
     def get_active_card(self) -> GameCard:
@@ -61,12 +63,14 @@ class CardInstance:
         return self.active
 
     def set_card(self, base: GameCard, upgraded: bool) -> None:
+        """Make this instance a ``base`` card, upgraded or not (transform, upgrade)."""
         self.base = base
         self.card_id = base.id
         self.upgraded = upgraded and base.upgrade is not None
         self.active = base.upgrade if self.upgraded and base.upgrade else base
 
     def copy(self) -> CardInstance:
+        """An independent copy (clone)."""
         c = CardInstance(self.uid, self.base, self.upgraded, self.cost_delta, self.origin)
         c.card_id = self.card_id
         c.active = self.active
@@ -79,6 +83,7 @@ class CardInstance:
         return c
 
     def to_list(self) -> list[Any]:
+        """The instance as JSON-compatible data (saves)."""
         return [self.uid, self.card_id, self.upgraded, self.cost_delta, self.battle_delta,
                 self.battle_set, self.turn_delta, self.turn_set, int(self.pile), self.origin]
 
@@ -123,16 +128,20 @@ class Unit:
 
     @property
     def is_player(self) -> bool:
+        """True for the player (unit id 0); enemies are 1..n in encounter order."""
         return self.uid == 0
 
     @property
     def pending_intents(self) -> tuple[Intent, ...]:
+        """The telegraphed intent as shown now (empty for a dead enemy or the player)."""
         return () if self.intent is None or not self.alive else (self.intent,)
 
     def stacks(self, status: str) -> int:
+        """The stacks of ``status`` on this unit (0 if it has none)."""
         return self.statuses.get(status, 0)
 
     def copy(self) -> Unit:
+        """An independent copy (clone)."""
         u = Unit(self.uid, self.def_id, self.name, self.hp, self.max_hp)
         u.block = self.block
         u.statuses = self.statuses.copy()
@@ -145,6 +154,7 @@ class Unit:
         return u
 
     def to_list(self) -> list[Any]:
+        """The unit as JSON-compatible data (saves)."""
         it = self.intent
         intent = None if it is None else [it.move, it.name, it.kind.value, it.damage, it.hits,
                                           it.block]
@@ -154,6 +164,7 @@ class Unit:
 
     @staticmethod
     def from_list(d: list[Any]) -> Unit:
+        """A unit from its saved data (``to_list``)."""
         u = Unit(d[0], d[1], d[2], d[3], d[4])
         u.block = d[5]
         u.statuses = {k: v for k, v in d[6]}

@@ -115,30 +115,35 @@ class Content:
 
     # ------------------------------------------------------------ lookups
     def card(self, card_id: str) -> GameCard:
+        """The card definition ``card_id``; UnknownCardError if the content lacks it."""
         try:
             return self.cards[card_id]
         except KeyError:
             raise UnknownCardError(f"unknown card id {card_id!r} in pack {self.pack_id!r}") from None
 
     def status(self, status_id: str) -> StatusDef:
+        """The status definition ``status_id``; UnknownIdError if the content lacks it."""
         try:
             return self.statuses[status_id]
         except KeyError:
             raise UnknownIdError(f"unknown status id {status_id!r}") from None
 
     def enemy(self, enemy_id: str) -> EnemyDef:
+        """The enemy definition ``enemy_id``; UnknownIdError if the content lacks it."""
         try:
             return self.enemies[enemy_id]
         except KeyError:
             raise UnknownIdError(f"unknown enemy id {enemy_id!r}") from None
 
     def encounter(self, encounter_id: str) -> EncounterDef:
+        """The encounter ``encounter_id``; UnknownIdError if the content lacks it."""
         try:
             return self.encounters[encounter_id]
         except KeyError:
             raise UnknownIdError(f"unknown encounter id {encounter_id!r}") from None
 
     def character(self, character_id: str) -> CharacterDef:
+        """The character ``character_id``; UnknownIdError if the content lacks it."""
         try:
             return self.characters[character_id]
         except KeyError:
