@@ -1,10 +1,11 @@
 """Speed of the fixed workload: Ironclad starter deck vs one Jaw Worm, uniform random legal
 actions, a fresh battle each time, one process.
 
-    .venv/bin/python benchmarks/bench_battle.py                                 # pure Python
-    PYTHONPATH=build/fast .venv/bin/python -P benchmarks/bench_battle.py        # compiled
+    .venv/bin/python benchmarks/bench_battle.py              # pure Python (the source tree)
+    .venv/compiled/bin/python benchmarks/bench_battle.py     # compiled (the installed wheel)
 
-Prints battles/s, decisions/s, apply/s and the clone time of a mid-battle state. The numbers
+Prints battles/s (with ``log_events=False`` and with a default ``Game()``), decisions/s,
+apply/s and the clone time of a mid-battle state. The numbers
 are wall-clock measurements of this machine; the wording and order of the lines are stable.
 """
 
@@ -19,12 +20,12 @@ from gcs.sim.policies import RandomPolicy
 from gcs.sim.runner import battle_seed, play_battle, policy_seed
 
 
-def bench_battles(n: int, seed: int) -> tuple[float, int, int]:
+def bench_battles(n: int, seed: int, log_events: bool = False) -> tuple[float, int, int]:
     content = builtin_content()
     decisions = wins = 0
     t0 = time.perf_counter()
     for i in range(n):
-        g = Game(content, seed=battle_seed(seed, i), log_events=False)
+        g = Game(content, seed=battle_seed(seed, i), log_events=log_events)
         r = play_battle(g, "jaw_worm", RandomPolicy(policy_seed(seed, i)), take_rewards=False)
         decisions += r.decisions
         wins += r.won
@@ -75,17 +76,19 @@ def main() -> None:
     a = ap.parse_args()
     bench_battles(50, a.seed)  # warm-up
     dt, decisions, wins = bench_battles(a.battles, a.seed)
+    dt_log, _, _ = bench_battles(a.battles, a.seed, log_events=True)
     spent, applies = bench_apply(max(1, a.battles // 5), a.seed)
     clone = bench_clone(2000, a.seed)
     import gcs.battle.phases as phases
 
-    kind = "compiled (mypyc, build/fast)" if phases.__file__.endswith(".so") else "pure Python"
+    kind = "compiled (mypyc, installed wheel)" if phases.__file__.endswith(".so") else "pure Python"
     print(f"workload      ironclad starter vs jaw_worm, random policy, 1 process, "
           f"python {platform.python_version()}")
     print(f"engine        {kind}")
     print(f"battles       {a.battles} ({wins} won)")
     print(f"battles/s     {a.battles / dt:,.0f}")
     print(f"decisions/s   {decisions / dt:,.0f}")
+    print(f"battles/s     {a.battles / dt_log:,.0f} (default Game: event log on)")
     print(f"apply/s       {applies / spent:,.0f}")
     print(f"clone         {clone * 1e6:.2f} us (mid-battle state)")
 

@@ -13,6 +13,9 @@ from .rules import BattleRules
 
 Handler = Callable[["Engine", Frame], None]
 LOG_CAP = 10_000  # events kept in event_log; past it the oldest half is dropped (a ring)
+# One entry of the event log: an event, or the compact record of one (its class and fields)
+# that ``Engine.events`` builds into the event when the log is read.
+LogEntry = Event | tuple[Callable[..., Event], tuple[object, ...]]
 HANDLERS: dict[int, Handler] = {}
 
 
@@ -28,7 +31,7 @@ class Engine:
         self.c = content
         self.rules = rules
         self.subs: dict[type[Event], list[Callable[[Any], None]]] = {}
-        self.log: list[Event] = []
+        self.log: list[LogEntry] = []
         self.logging = logging
         self.hot = logging
         self.presenter = presenter
@@ -59,7 +62,7 @@ class Engine:
             if hs or ha:
                 self.deliver(ev, tuple(hs or ()) + tuple(ha or ()))
 
-    def own_log(self) -> list[Event]:
+    def own_log(self) -> list[LogEntry]:
         """The event log, copied first if a clone shares it (so clone() is O(1))."""
         if self.log_shared:
             self.log = self.log.copy()
@@ -80,6 +83,25 @@ class Engine:
                         self.failure = (h, ev, exc)
         finally:
             self.busy = was
+
+    def record(self, cls: Callable[..., Event], *fields: object) -> None:
+        """Publish the event ``cls(*fields)``, built only if someone reads it: with no subscriber
+        the log keeps the compact record (``events`` builds it on read), else as ``emit``."""
+        if self.subs:
+            self.emit(cls(*fields))
+        elif self.logging:
+            log = self.own_log()
+            log.append((cls, fields))
+            if len(log) > self.log_cap:
+                del log[: len(log) - self.log_cap // 2]  # keep the newest half (a ring)
+
+    def events(self) -> list[Event]:
+        """The event log with every compact record built into its event (in place, once)."""
+        log = self.log
+        for i, x in enumerate(log):
+            if isinstance(x, tuple):
+                log[i] = x[0](*x[1])
+        return log  # type: ignore[return-value]  # every entry is an Event now
 
     def refresh_hot(self) -> None:
         self.hot = self.logging or any(self.subs.values())

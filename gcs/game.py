@@ -587,7 +587,7 @@ class Game:
     @property
     def event_log(self) -> list[Event]:
         """Every event published so far, in order (a new list; empty with ``log_events=False``)."""
-        return list(self._e.log)
+        return list(self._e.events())
 
     def clear_event_log(self) -> None:
         """Forget the events logged so far (subscribers are not affected)."""

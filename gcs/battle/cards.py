@@ -73,7 +73,7 @@ def remove_from_battle(e: Engine, inst: CardInstance) -> None:
     detach(e, inst)
     inst.pile = Pile.REMOVED
     if e.hot:
-        e.emit(ev.CardMoved(inst.uid, inst.card_id, scope_of(old), None))
+        e.record(ev.CardMoved, inst.uid, inst.card_id, scope_of(old), None)
 
 
 def hand_limit(e: Engine) -> int:
@@ -111,7 +111,7 @@ def to_discard(e: Engine, inst: CardInstance, from_pile: Pile) -> None:
     """An in-flight instance goes to Discard through the discard lifecycle."""
     place(e, inst, Pile.DISCARD)
     if e.hot:
-        e.emit(ev.CardDiscarded(inst.uid, inst.card_id, scope_of(from_pile), PileScope.DISCARD))
+        e.record(ev.CardDiscarded, inst.uid, inst.card_id, scope_of(from_pile), PileScope.DISCARD)
     entries = lifecycle_entries(e, inst, "on_discard")
     if entries:
         push_entries(e, entries)
@@ -121,7 +121,7 @@ def to_exhaust(e: Engine, inst: CardInstance, from_pile: Pile) -> None:
     """An in-flight instance goes to Exhaust through the exhaust lifecycle."""
     place(e, inst, Pile.EXHAUST)
     if e.hot:
-        e.emit(ev.CardExhausted(inst.uid, inst.card_id, scope_of(from_pile), PileScope.EXHAUST))
+        e.record(ev.CardExhausted, inst.uid, inst.card_id, scope_of(from_pile), PileScope.EXHAUST)
     entries = lifecycle_entries(e, inst, "on_exhaust")
     if entries:
         push_entries(e, entries)
@@ -134,9 +134,9 @@ def to_hand(e: Engine, inst: CardInstance, from_pile: Pile | None) -> None:
         return
     place(e, inst, Pile.HAND)
     if e.hot:
-        e.emit(ev.CardAddedToHand(inst.uid, inst.card_id,
-                                  scope_of(from_pile) if from_pile is not None else None,
-                                  PileScope.HAND))
+        e.record(ev.CardAddedToHand, inst.uid, inst.card_id,
+                 scope_of(from_pile) if from_pile is not None else None,
+                 PileScope.HAND)
 
 
 def move(e: Engine, inst: CardInstance, target: PileScope,
@@ -160,7 +160,7 @@ def move(e: Engine, inst: CardInstance, target: PileScope,
     else:
         place(e, inst, Pile.DRAW, position)
         if e.hot:
-            e.emit(ev.CardMoved(inst.uid, inst.card_id, scope_of(old), PileScope.DRAW))
+            e.record(ev.CardMoved, inst.uid, inst.card_id, scope_of(old), PileScope.DRAW)
 
 
 _PILE_OF = {
@@ -184,7 +184,7 @@ def create(e: Engine, card: GameCard, pile: PileScope, position: DrawPilePositio
         raise ValueError(f"cannot create a card in {pile.name}")
     place(e, inst, target, position)
     if e.hot:
-        e.emit(ev.CardCreated(inst.uid, inst.card_id, None, pile))
+        e.record(ev.CardCreated, inst.uid, inst.card_id, None, pile)
     return inst
 
 
@@ -198,13 +198,13 @@ def reshuffle(e: Engine) -> None:
     s.discard.clear()
     s.rng_shuffle.shuffle(s.draw)
     if e.hot:
-        e.emit(ev.DrawPileShuffled())
+        e.record(ev.DrawPileShuffled)
 
 
 def shuffle_draw(e: Engine) -> None:
     e.s.rng_shuffle.shuffle(e.s.draw)
     if e.hot:
-        e.emit(ev.DrawPileShuffled())
+        e.record(ev.DrawPileShuffled)
 
 
 def take_top(e: Engine) -> CardInstance | None:
@@ -265,7 +265,7 @@ def step_draw(e: Engine, f: Frame) -> None:
             s.hand.append(inst.uid)
             s.drawn.append(inst.uid)
             if e.hot:
-                e.emit(ev.CardDrawn(inst.uid, inst.card_id, PileScope.DRAW, PileScope.HAND))
+                e.record(ev.CardDrawn, inst.uid, inst.card_id, PileScope.DRAW, PileScope.HAND)
             if inst.active.on_drawn is not None or (
                     status_hooks and not status_hooks.isdisjoint(player.statuses)):
                 entries = lifecycle_entries(e, inst, "on_drawn")

@@ -108,8 +108,8 @@ def deal_damage(e: Engine, src: Unit | None, dst: Unit, amount: int, card_id: st
             dmg = e.s.damage
             dmg[card_id] = dmg.get(card_id, 0) + loss
     if e.hot:
-        e.emit(ev.DamageDealt(None if src is None else src.uid, dst.uid, amount, blocked, loss,
-                              card_id))
+        e.record(ev.DamageDealt, None if src is None else src.uid, dst.uid, amount, blocked, loss,
+                 card_id)
     if loss and dst.uid != 0 and dst.hp > 0:
         _hp_rules_now(e, dst)
     if dst.statuses:
@@ -134,7 +134,7 @@ def lose_hp(e: Engine, u: Unit, amount: int) -> None:
     before = u.hp
     u.hp = max(0, u.hp - amount)
     if e.hot:
-        e.emit(ev.HpLost(u.uid, before - u.hp))
+        e.record(ev.HpLost, u.uid, before - u.hp)
     if u.uid != 0 and u.hp > 0:
         _hp_rules_now(e, u)
     entries = status_entries(e, u, "on_damage_taken", -1, before - u.hp)
@@ -159,7 +159,7 @@ def heal(e: Engine, u: Unit, amount: int) -> None:
     before = u.hp
     u.hp = min(u.max_hp, u.hp + amount)
     if e.hot and u.hp != before:
-        e.emit(ev.Healed(u.uid, u.hp - before))
+        e.record(ev.Healed, u.uid, u.hp - before)
 
 
 def gain_block(e: Engine, u: Unit, amount: int) -> None:
@@ -168,7 +168,7 @@ def gain_block(e: Engine, u: Unit, amount: int) -> None:
         return
     u.block += amount
     if e.hot:
-        e.emit(ev.BlockGained(u.uid, amount, u.block))
+        e.record(ev.BlockGained, u.uid, amount, u.block)
 
 
 def set_block(e: Engine, u: Unit, value: int) -> None:
@@ -177,7 +177,7 @@ def set_block(e: Engine, u: Unit, value: int) -> None:
         old = u.block
         u.block = value
         if e.hot:
-            e.emit(ev.BlockChanged(u.uid, old, value))
+            e.record(ev.BlockChanged, u.uid, old, value)
 
 
 def die(e: Engine, u: Unit) -> list[tuple[Node, Ctx]]:
@@ -197,7 +197,7 @@ def die(e: Engine, u: Unit) -> list[tuple[Node, Ctx]]:
         u.statuses.clear()
     u.intent = None
     if e.hot:
-        e.emit(ev.UnitDied(u.uid))
+        e.record(ev.UnitDied, u.uid)
     return entries
 
 
@@ -208,7 +208,7 @@ def revive(e: Engine, u: Unit, hp: int) -> None:
     u.alive = True
     u.hp = max(1, min(hp, u.max_hp))
     if e.hot:
-        e.emit(ev.UnitRevived(u.uid, u.hp))
+        e.record(ev.UnitRevived, u.uid, u.hp)
     if u.uid != 0:
         from .intents import plan_intent
 
@@ -242,14 +242,14 @@ def apply_status(e: Engine, u: Unit, sid: str, delta: int, *, trigger: bool = Tr
             return
         del u.statuses[sid]
         if e.hot:
-            e.emit(ev.StatusApplied(u.uid, sid, -old, 0))
-            e.emit(ev.StatusRemoved(u.uid, sid))
+            e.record(ev.StatusApplied, u.uid, sid, -old, 0)
+            e.record(ev.StatusRemoved, u.uid, sid)
     else:
         if new == old:
             return
         u.statuses[sid] = new
         if e.hot:
-            e.emit(ev.StatusApplied(u.uid, sid, new - old, new))
+            e.record(ev.StatusApplied, u.uid, sid, new - old, new)
         if source > 0 and old == 0 and sd.decay_at == "round_end":
             _mark_just_applied(e, u.uid, sid)
         if trigger and abs(new) > abs(old):

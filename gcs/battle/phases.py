@@ -31,7 +31,7 @@ def enter(e: Engine, phase: BattlePhase) -> None:
     s.phase = phase
     s.history.append((phase, s.turn))
     if e.hot:
-        e.emit(ev.PhaseChanged(old, phase, s.turn))
+        e.record(ev.PhaseChanged, old, phase, s.turn)
 
 
 def check_end(e: Engine) -> bool:
@@ -79,7 +79,7 @@ def step_start(e: Engine, f: Frame) -> None:
         # 5. TurnNumber = 1 and OnBattleStarted (the phase is still INITIALIZE)
         s.turn = 1
         if e.hot:
-            e.emit(ev.BattleStarted(s.encounter, s.turn))
+            e.record(ev.BattleStarted, s.encounter, s.turn)
     elif pc == 2:
         # 6. first enemy intents, then the battle-start status behaviours
         for u in s.units[1:]:
@@ -144,7 +144,7 @@ def step_turn_start(e: Engine, f: Frame) -> None:
         if s.player_turns >= 2:
             s.drawn.clear()
             if e.hot:
-                e.emit(ev.DrawPhase(s.turn))
+                e.record(ev.DrawPhase, s.turn)
             run_status_entries(e, player, "on_draw_phase")
             if stack[-1] is not f or s.pause:
                 return
@@ -158,7 +158,7 @@ def step_turn_start(e: Engine, f: Frame) -> None:
     # 8. TurnStarted, then PlayerPhase
     stack.pop()
     if e.hot:
-        e.emit(ev.TurnStarted(s.turn))
+        e.record(ev.TurnStarted, s.turn)
     enter(e, BattlePhase.PLAYER_PHASE)
     if s.end_turn:
         s.end_turn = False
@@ -182,7 +182,7 @@ def step_turn_end(e: Engine, f: Frame) -> None:
         enter(e, BattlePhase.PLAYER_TURN_END)
         # 1. DiscardPhase and its status behaviours
         if e.hot:
-            e.emit(ev.DiscardPhase(s.turn))
+            e.record(ev.DiscardPhase, s.turn)
         run_status_entries(e, player, "on_discard_phase")
         if stack[-1] is not f or s.pause:
             return
@@ -219,14 +219,14 @@ def step_turn_end(e: Engine, f: Frame) -> None:
                 inst.turn_delta = 0
                 inst.turn_set = None
                 if e.hot:
-                    e.emit(ev.CardModified(uid, inst.card_id, "cost", inst.upgraded))
+                    e.record(ev.CardModified, uid, inst.card_id, "cost", inst.upgraded)
         fire_delayed(e, "player_turn_end", s.player_turns)
         if stack[-1] is not f or s.pause:
             return
     # 5. TurnEnded; 6. an extra turn goes back to PlayerTurnStart, else EnemyPhase
     stack.pop()
     if e.hot:
-        e.emit(ev.TurnEnded(s.turn))
+        e.record(ev.TurnEnded, s.turn)
     if s.extra_turns > 0:
         s.extra_turns -= 1
         stack.append(Frame(K.TURN_START, None, 0, None, None))
@@ -255,14 +255,14 @@ def step_hand_end(e: Engine, f: Frame) -> None:
             move(e, inst, PileScope.EXHAUST)
         elif persist or Keyword.RETAIN in kw:
             if e.hot:
-                e.emit(ev.CardRetained(uid, inst.card_id, PileScope.HAND, PileScope.HAND))
+                e.record(ev.CardRetained, uid, inst.card_id, PileScope.HAND, PileScope.HAND)
             continue
         elif quiet and card.on_discard is None:
             hand.remove(uid)
             inst.pile = Pile.DISCARD
             s.discard.append(uid)
             if e.hot:
-                e.emit(ev.CardDiscarded(uid, inst.card_id, PileScope.HAND, PileScope.DISCARD))
+                e.record(ev.CardDiscarded, uid, inst.card_id, PileScope.HAND, PileScope.DISCARD)
             continue
         else:
             move(e, inst, PileScope.DISCARD)
@@ -478,8 +478,8 @@ def finish_battle(e: Engine, won: bool, reward: str | None = None) -> None:
     s.result = won
     s.rewards = None
     if e.hot:
-        e.emit(ev.BattleEnded(won, s.turn, player.hp, player.max_hp,
-                              tuple(u.hp for u in s.units[1:]), reward))
+        e.record(ev.BattleEnded, won, s.turn, player.hp, player.max_hp,
+                 tuple(u.hp for u in s.units[1:]), reward)
     s.active = False
     for inst in s.cards.values():
         inst.pile = Pile.REMOVED

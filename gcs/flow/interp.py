@@ -213,7 +213,7 @@ def _ex_choice(e: Engine, node: N.Choice, ctx: Ctx) -> None:
     if not ids or not e.presenter:
         ctx.objs[node.var] = [kind, []]
         if e.hot:
-            e.emit(ev.ChoiceMade((), True))
+            e.record(ev.ChoiceMade, (), True)
         if node.skipped is not None:
             exec_node(e, node.skipped, ctx)
         return
@@ -226,7 +226,7 @@ def _ex_choice(e: Engine, node: N.Choice, ctx: Ctx) -> None:
     s.choice_prompt = node.prompt
     s.stack.append(Frame(K.CHOICE, node, 0, None, ctx))
     if e.hot:
-        e.emit(ev.ChoiceOpened(node.prompt, tuple(ids), s.choice_min, s.choice_max))
+        e.record(ev.ChoiceOpened, node.prompt, tuple(ids), s.choice_min, s.choice_max)
 
 
 def _ex_wait(e: Engine, node: N.Wait, ctx: Ctx) -> None:
@@ -235,14 +235,14 @@ def _ex_wait(e: Engine, node: N.Wait, ctx: Ctx) -> None:
     e.s.pause = WAIT
     e.s.wait_left = float(node.seconds)
     if e.hot:
-        e.emit(ev.WaitStarted(float(node.seconds)))
+        e.record(ev.WaitStarted, float(node.seconds))
 
 
 def _ex_gate(e: Engine, node: N.AnimationGate, ctx: Ctx) -> None:
     e.s.pause = GATE
     e.s.gate = node.name
     if e.hot:
-        e.emit(ev.AnimationGateOpened(node.name))
+        e.record(ev.AnimationGateOpened, node.name)
 
 
 def due_of(e: Engine, when: str, turns: int) -> int:
@@ -333,7 +333,7 @@ def _card_op(e: Engine, node: N.Node, ctx: Ctx, uid: int) -> None:
         if not inst.upgraded and inst.base.upgrade is not None:
             inst.set_card(inst.base, True)
             if e.hot:
-                e.emit(ev.CardModified(inst.uid, inst.card_id, "upgrade", True))
+                e.record(ev.CardModified, inst.uid, inst.card_id, "upgrade", True)
     elif isinstance(node, N.TransformCard):
         _transform(e, node, inst)
     elif isinstance(node, N.ModifyCost):
@@ -385,7 +385,7 @@ def _transform(e: Engine, node: N.TransformCard, inst: Any) -> None:
     inst.cost_delta = inst.battle_delta = inst.turn_delta = 0
     inst.battle_set = inst.turn_set = None
     if e.hot:
-        e.emit(ev.CardModified(inst.uid, inst.card_id, "transform", False))
+        e.record(ev.CardModified, inst.uid, inst.card_id, "transform", False)
 
 
 def _modify_cost(e: Engine, node: N.ModifyCost, ctx: Ctx, inst: Any) -> None:
@@ -411,7 +411,7 @@ def _modify_cost(e: Engine, node: N.ModifyCost, ctx: Ctx, inst: Any) -> None:
 
         change_master_cost(e, inst.origin, delta)
     if e.hot:
-        e.emit(ev.CardModified(inst.uid, inst.card_id, "cost", inst.upgraded))
+        e.record(ev.CardModified, inst.uid, inst.card_id, "cost", inst.upgraded)
 
 
 def _ex_draw(e: Engine, node: N.DrawCards, ctx: Ctx) -> None:
