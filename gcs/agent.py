@@ -121,6 +121,11 @@ def legal_actions(g: Game) -> list[Action]:
         return out
     if s.pause != NO_PAUSE or s.stack or s.phase is not BattlePhase.PLAYER_PHASE:
         return []
+    # recomputed only when the battle changed: every facade call that changes hand, energy,
+    # hooks or a pause runs the loop, and ``e.ticks`` counts those runs (the version counter)
+    legal = e.legal
+    if legal is not None and e.legal_key == (e.ticks, s.active, s.rewards is None):
+        return legal.copy()
     out = []
     cards = s.cards
     alive = [u.uid - 1 for u in s.units[1:] if u.alive]
@@ -141,7 +146,7 @@ def legal_actions(g: Game) -> list[Action]:
     out.append(END_ACTION)
     e.legal = out
     e.legal_key = (e.ticks, s.active, s.rewards is None)
-    return out
+    return out.copy()  # the caller's own list: changing it leaves the cache alone
 
 
 _PLAYS: dict[tuple[int, int], Action] = {}

@@ -58,3 +58,27 @@ def test_event_log_of_a_clone_is_built_independently() -> None:
     g.apply(g.legal_actions()[0])
     twin.apply(twin.legal_actions()[0])
     assert g.event_log == twin.event_log
+
+
+def test_legal_actions_are_reused_until_the_battle_changes() -> None:
+    g = gcs.Game(gcs.builtin_content(), seed=5)
+    g.start_battle("jaw_worm")
+    pol = RandomPolicy(5)
+    while g.is_battle_active and not g.is_waiting_for_reward:
+        first = g.legal_actions()
+        first.clear()  # the caller's own list: the cache is not touched
+        again = g.legal_actions()
+        assert again
+        fresh = g.clone().legal_actions()  # a clone has no cache: computed from the state
+        assert [str(a) for a in again] == [str(a) for a in fresh]
+        g.apply(pol(g, again))
+
+
+def test_legal_actions_follow_a_facade_change_of_the_hand() -> None:
+    g = gcs.Game(gcs.builtin_content(), seed=6)
+    g.start_battle("cultist")
+    before = g.legal_actions()
+    g.add_card_to_hand("strike")
+    after = g.legal_actions()
+    assert len(after) > len(before)
+    assert [str(a) for a in after] == [str(a) for a in g.clone().legal_actions()]
