@@ -47,3 +47,15 @@ class Outcomes:
         text = f"[{self.name}] {total} cases: {rows}; slowest call {self.slowest * 1000:.0f} ms"
         print(text)
         return text
+
+
+def data_paths(x: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path (keys and indices) into nested JSON-like data, the root first, in order."""
+    out = [prefix]
+    if isinstance(x, dict):
+        for k, v in x.items():
+            out += data_paths(v, (*prefix, k))
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            out += data_paths(v, (*prefix, i))
+    return out

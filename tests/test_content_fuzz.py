@@ -7,6 +7,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
+from fuzz_support import data_paths
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -42,18 +43,9 @@ JUNK = st.one_of(
 )
 
 
-def _paths(x: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [prefix]
-    if isinstance(x, dict):
-        for k, v in x.items():
-            out += _paths(v, (*prefix, k))
-    elif isinstance(x, list):
-        for i, v in enumerate(x):
-            out += _paths(v, (*prefix, i))
-    return out
 
 
-PATHS = [p for p in _paths(BASE) if len(p) >= 2]
+PATHS = [p for p in data_paths(BASE) if len(p) >= 2]
 
 
 def _set(data: Any, path: tuple[Any, ...], value: Any) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
-from fuzz_support import Outcomes, garbage
+from fuzz_support import Outcomes, data_paths, garbage
 from test_content_fuzz import BASE
 
 import gcs
@@ -45,18 +45,9 @@ SMALL = _small_pack()
 TEXT = yaml.safe_dump(SMALL, sort_keys=False)
 
 
-def _paths(x: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [prefix]
-    if isinstance(x, dict):
-        for k, v in x.items():
-            out += _paths(v, (*prefix, k))
-    elif isinstance(x, list):
-        for i, v in enumerate(x):
-            out += _paths(v, (*prefix, i))
-    return out
 
 
-PATHS = [p for p in _paths(SMALL) if len(p) >= 2]
+PATHS = [p for p in data_paths(SMALL) if len(p) >= 2]
 IDS = sorted({k for sect in ("cards", "statuses", "enemies", "encounters") for k in SMALL[sect]})
 
 

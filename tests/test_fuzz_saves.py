@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from core_support import check_invariants
-from fuzz_support import Outcomes, garbage
+from fuzz_support import Outcomes, data_paths, garbage
 from test_flow_saves import PACK, act, new_game, next_action
 
 import gcs
@@ -72,15 +72,6 @@ def base_saves() -> list[tuple[str, gcs.Content, dict[str, Any]]]:
     return out
 
 
-def _paths(x: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [path]
-    if isinstance(x, dict):
-        for k, v in x.items():
-            out += _paths(v, (*path, k))
-    elif isinstance(x, list):
-        for i, v in enumerate(x):
-            out += _paths(v, (*path, i))
-    return out
 
 
 def _strings(x: Any) -> list[str]:
@@ -98,7 +89,8 @@ def tamper(data: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], st
     d = copy.deepcopy(data)
     if not isinstance(d, dict) or not d:
         return {"format": 1}, "reset"
-    paths = (_paths(d["state"], ("state",)) if isinstance(d.get("state"), dict) else []) + _paths(d)[:20]
+    state = data_paths(d["state"], ("state",)) if isinstance(d.get("state"), dict) else []
+    paths = state + data_paths(d)[:20]
     path = rng.choice([p for p in paths if p])
     parent: Any = d
     for k in path[:-1]:
