@@ -39,20 +39,16 @@ class PlainLines:
     def __init__(self, label: str, stream: TextIO) -> None:
         self.label = label
         self.stream = stream
-        self.start = time.monotonic()
-        self.first: int | None = None
+        self.start = time.monotonic()  # the sweep's start: the rate is its average so far
         self.step = -1
 
     def __call__(self, done: int, total: int) -> None:
-        if self.first is None:
-            self.first = done
-            self.start = time.monotonic()
         step = done * 10 // max(1, total)
         if step == self.step and done < total:
             return
         self.step = step
         elapsed = max(1e-9, time.monotonic() - self.start)
-        rate = (done - self.first) / elapsed
+        rate = done / elapsed
         eta = (total - done) / rate if rate > 0 else 0.0
         self.stream.write(f"{self.label}: {done}/{total} battles ({100 * done // max(1, total)}%)"
                           f", {rate:,.0f} battles/s, ETA {eta:.0f}s\n")
