@@ -43,12 +43,17 @@ def check_instance(e: Engine, inst: object) -> CardInstance:
 def card_refusal(e: Engine, inst: CardInstance, target_uid: int) -> str | None:
     """The card-level checks of ``refusal`` (the caller knows the phase allows plays)."""
     why = card_gate(e, inst)
-    if why is None and inst.active.target is TargetMode.SINGLE_ENEMY:
+    return target_refusal(e, inst, target_uid) if why is None else why
+
+
+def target_refusal(e: Engine, inst: CardInstance, target_uid: int) -> str | None:
+    """Why a single-enemy card cannot take ``target_uid`` (none given, or dead), or None."""
+    if inst.active.target is TargetMode.SINGLE_ENEMY:
         if target_uid < 0:
             return "the card needs an enemy target"
         if not e.s.units[target_uid].alive:
             return "the target is dead"
-    return why
+    return None
 
 
 def card_gate(e: Engine, inst: CardInstance) -> str | None:
@@ -172,7 +177,7 @@ def step_play(e: Engine, f: Frame) -> None:
         #    Discard without the lifecycle. No card type decides it.
         inst = s.cards.get(uid)
         if inst is not None and inst.pile is Pile.LIMBO:
-            dest = f.data[3] if len(f.data) > 3 else ""
+            dest = f.data[3]
             if dest:
                 move(e, inst, PileScope(dest))
             elif Keyword.EXHAUST in inst.active.keywords:
@@ -184,7 +189,7 @@ def step_play(e: Engine, f: Frame) -> None:
     # the play is complete: a top-level play re-reads the battlefield, then a requested turn
     # end; a nested play returns to the effect that played it, which does both later
     stack.pop()
-    if len(f.data) > 2 and f.data[2]:
+    if f.data[2]:  # nested
         return
     if not check_end(e) and s.end_turn:
         s.end_turn = False

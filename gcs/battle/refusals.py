@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..enums import BattlePhase, Pile, TargetMode
 from ..errors import NotInBattleError, TargetError
-from .play import card_gate
+from .play import card_gate, target_refusal
 from .state import NO_PAUSE, CardInstance, Unit
 
 if TYPE_CHECKING:
@@ -99,11 +99,8 @@ def play_guard(e: Engine, card: object, target: object,
             return inst, alive[0], None
         return inst, NO_TARGET, None
     if mode is TargetMode.SINGLE_ENEMY:
-        if t < 0:
-            return inst, NO_TARGET, "the card needs an enemy target"
-        if not s.units[t].alive:
-            return inst, NO_TARGET, "the target is dead"
-        return inst, t, None
+        why = target_refusal(e, inst, t)
+        return (inst, NO_TARGET, why) if why is not None else (inst, t, None)
     if t >= 0:
         return inst, NO_TARGET, f"{inst.active.name} ({mode.name}) takes no target"
     return inst, NO_TARGET, None
