@@ -281,3 +281,22 @@ def test_end_turn_in_a_continuation_at_turn_start_ends_that_turn() -> None:
     # turn 2 starts, enters PlayerPhase and ends at once; turn 3 is played normally
     assert g.turn_number == 3 and g.phase is BattlePhase.PLAYER_PHASE
     assert trace(g, "turnend") == ["turnend 1", "turnend 2"]
+
+
+def test_enemy_phase_end_from_the_last_of_three_enemies_is_this_phases_step_5() -> None:
+    """Scheduled during the EnemyPhase before its step 5, ``enemy_phase_end`` is still ahead
+    in this same phase, however many enemies come before (the EnemyPhase frame counts them)."""
+    from minipack import mini
+
+    from gcs.content.defs import DeckEntry, EncounterDef
+
+    later = enemy("foe", behaviour=seq(N.WaitUntil(EPE), probe(1000, UnitStat("turn"))))
+    content = mini(extra_enemies=(later, enemy("post")),
+                   extra_encounters=(EncounterDef("three", "Three", ("post", "post", "foe")),),
+                   deck=(DeckEntry("defend", count=10),))
+    g = Game(content, seed=7)
+    g.start_battle("three")
+    g.clear_event_log()
+    g.end_player_turn()
+    assert since(g, "phase ENEMY_PHASE", "m", "phase") == [
+        "phase ENEMY_PHASE", "m1001", "phase PLAYER_TURN_START", "phase PLAYER_PHASE"]

@@ -263,7 +263,7 @@ def due_of(e: Engine, when: str, turns: int) -> int:
         return s.player_turns + n - (1 if ahead else 0)
     # enemy_phase_end, counted by turn number (the turn is 1 while the battle initialises)
     ahead = s.phase is not BattlePhase.ENEMY_PHASE or any(
-        f.kind == K.ENEMY_PHASE and (f.data is None or f.pc <= len(f.data)) for f in s.stack)
+        f.kind == K.ENEMY_PHASE and (f.data is None or f.pc <= len(f.data[0])) for f in s.stack)
     return max(1, s.turn) + n - (1 if ahead else 0)
 
 
