@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from . import agent as _agent
-from . import checks as K
+from . import checks
 from . import engine as _engine
 from .battle import cards as C
 from .battle import run as R
@@ -28,7 +28,6 @@ from .battle.state import (
     State,
     Unit,
 )
-from .checks import own_card
 from .content.db import Content
 from .content.defs import CharacterDef, EncounterDef, GameCard
 from .enums import BattlePhase, DrawPilePosition, Pile, PileScope, TargetMode
@@ -75,12 +74,14 @@ class Game:
     def __init__(self, content: Content, *, seed: int | None = None,
                  rules: BattleRules | None = None, character: str | None = None,
                  log_events: bool = True, presenter: bool = True) -> None:
-        K.instance_of("Game", "content", content, Content, "a gcs.Content")
-        seed is None or K.integer("Game", "seed", seed, -(2**64), 2**64)
-        rules is None or K.instance_of("Game", "rules", rules, BattleRules, "a BattleRules")
-        K.text("Game", "character", character, optional=True)
-        K.boolean("Game", "log_events", log_events)
-        K.boolean("Game", "presenter", presenter)
+        checks.instance_of("Game", "content", content, Content, "a gcs.Content")
+        if seed is not None:
+            checks.integer("Game", "seed", seed, -(2**64), 2**64)
+        if rules is not None:
+            checks.instance_of("Game", "rules", rules, BattleRules, "a BattleRules")
+        checks.text("Game", "character", character, optional=True)
+        checks.boolean("Game", "log_events", log_events)
+        checks.boolean("Game", "presenter", presenter)
         if seed is None:
             seed = int.from_bytes(os.urandom(8), "little")
         self.seed = seed
@@ -311,8 +312,8 @@ class Game:
         e = self._begin()
         if encounter is None:
             raise GameError("start_battle(None): no encounter given, no battle started")
-        K.instance_of("start_battle", "encounter", encounter, (str, EncounterDef),
-                      "an encounter id or an EncounterDef")
+        checks.instance_of("start_battle", "encounter", encounter, (str, EncounterDef),
+                           "an encounter id or an EncounterDef")
         enc = (encounter if isinstance(encounter, EncounterDef)
                else self.content.encounter(encounter))
         for eid in enc.enemy_ids():
@@ -372,7 +373,7 @@ class Game:
     def advance_time(self, seconds: float) -> bool:
         """Advance the game clock; a finished Wait resumes its wave. True if one resumed."""
         e = self._begin()
-        left = K.seconds("advance_time", "seconds", seconds)
+        left = checks.seconds("advance_time", "seconds", seconds)
         s = e.s
         resumed = False
         # A Wait that ends inside the advanced span resumes at its own end time; the rest of
@@ -394,7 +395,7 @@ class Game:
     def complete_animation(self, gate: str | None = None) -> bool:
         """Open the pending Animation Gate (any, or the one named); True if one opened."""
         e = self._begin()
-        K.text("complete_animation", "gate", gate, optional=True)
+        checks.text("complete_animation", "gate", gate, optional=True)
         s = e.s
         if s.pause != GATE or (gate is not None and gate != s.gate):
             return False
@@ -456,7 +457,7 @@ class Game:
         if not isinstance(instance, CardInstance):
             raise GameError(f"expected a CardInstance, got {type(instance).__name__}")
         if self._e.s.cards.get(instance.uid) is not instance:
-            own_card("get_effective_energy_cost", "instance", self.content, instance.base)
+            checks.own_card("get_effective_energy_cost", "instance", self.content, instance.base)
             return max(0, instance.active.cost + instance.cost_delta)  # not in this battle
         return effective_cost(self._e, instance)
 
@@ -465,19 +466,20 @@ class Game:
         """The card-face text with the active card's numbers filled in."""
         from .battle.describe import describe
 
-        K.instance_of("format_description", "card", card, (GameCard, CardInstance),
-                      "a GameCard or a CardInstance")
-        instance is None or K.instance_of("format_description", "instance", instance,
-                                          CardInstance, "a CardInstance or None")
+        checks.instance_of("format_description", "card", card, (GameCard, CardInstance),
+                           "a GameCard or a CardInstance")
+        if instance is not None:
+            checks.instance_of("format_description", "instance", instance,
+                               CardInstance, "a CardInstance or None")
         return describe(self._e, card, instance)
 
     def _card_def(self, card: GameCard | str, call: str = "add_card") -> GameCard:
-        return own_card(call, "card", self.content, card)
+        return checks.own_card(call, "card", self.content, card)
 
     def draw_cards(self, count: int) -> int:
         """Draw up to ``count`` cards (stops at a full hand); returns how many were drawn."""
         e = self._idle()
-        K.integer("draw_cards", "count", count, 0, K.MAX_COUNT)
+        checks.integer("draw_cards", "count", count, 0, checks.MAX_COUNT)
         before = len(e.s.drawn)
         C.push_draw(e, count, automatic=False)
         e.busy = True
@@ -500,7 +502,7 @@ class Game:
         e = self._idle()
         d = self._card_def(card, "add_card_to_pile")
         _check_pile(pile, position)
-        K.boolean("add_card_to_pile", "upgraded", upgraded)
+        checks.boolean("add_card_to_pile", "upgraded", upgraded)
         if pile in (PileScope.MASTER, PileScope.ALL):
             raise GameError(
                 f"cannot create a battle card in {pile.name}; use add_card_to_master_deck")
@@ -540,27 +542,27 @@ class Game:
     def set_master_deck(self, entries: Iterable[MasterEntry | str | tuple[str, bool]]) -> None:
         """Replace the run master deck (MasterEntry, card id or (card id, upgraded) each)."""
         e = self._begin()
-        R.set_entries(e, K.entries("set_master_deck", "entries", entries))
+        R.set_entries(e, checks.entries("set_master_deck", "entries", entries))
 
     def add_card_to_master_deck(self, card: GameCard | str,
                                 is_upgraded: bool = False) -> MasterEntry:
         """Add a card to the run master deck; publishes CardAddedToDeck; returns the entry."""
         e = self._begin()
         d = self._card_def(card, "add_card_to_master_deck")
-        K.boolean("add_card_to_master_deck", "is_upgraded", is_upgraded)
+        checks.boolean("add_card_to_master_deck", "is_upgraded", is_upgraded)
         return R.add_entry(e, d.id, is_upgraded)
 
     def remove_card_from_master_deck(self, card_id: str, remove_first_only: bool = True) -> int:
         """Remove the first (or every) entry of ``card_id``; returns how many were removed."""
         e = self._begin()
-        K.text("remove_card_from_master_deck", "card_id", card_id)
-        K.boolean("remove_card_from_master_deck", "remove_first_only", remove_first_only)
+        checks.text("remove_card_from_master_deck", "card_id", card_id)
+        checks.boolean("remove_card_from_master_deck", "remove_first_only", remove_first_only)
         return R.remove_entries(e, card_id, remove_first_only)
 
     def upgrade_card_in_master_deck(self, card_id: str) -> bool:
         """Upgrade the first not-upgraded entry of ``card_id``; True if one was upgraded."""
         e = self._begin()
-        K.text("upgrade_card_in_master_deck", "card_id", card_id)
+        checks.text("upgrade_card_in_master_deck", "card_id", card_id)
         return R.upgrade_entry(e, card_id)
 
     def clear_master_deck(self) -> None:
@@ -571,8 +573,8 @@ class Game:
     def subscribe(self, event_class: type[E], handler: Callable[[E], None]) -> Callable[[], None]:
         """Call ``handler`` for each ``event_class`` (``Event``: all); returns unsubscribe."""
         e = self._e
-        K.event_class("subscribe", "event_class", event_class)
-        K.handler("subscribe", "handler", handler)
+        checks.event_class("subscribe", "event_class", event_class)
+        checks.handler("subscribe", "handler", handler)
         e.subs.setdefault(event_class, []).append(handler)
         e.refresh_hot()
 
@@ -648,8 +650,8 @@ class Game:
         path. A save of another content digest is refused unless ``allow_other_content``."""
         from .battle.save import load
 
-        K.instance_of("from_json", "content", content, Content, "a gcs.Content")
-        K.boolean("from_json", "allow_other_content", allow_other_content)
+        checks.instance_of("from_json", "content", content, Content, "a gcs.Content")
+        checks.boolean("from_json", "allow_other_content", allow_other_content)
         return load(cls, content, data, allow_other_content=allow_other_content)
 
     def __eq__(self, other: object) -> bool:
