@@ -40,7 +40,10 @@ from .errors import (
     StepLimitError,
 )
 from .game import Game
+from .pickling import register as _register_pickling
 from .rules import BattleRules
+
+_register_pickling()
 
 
 def load_content(path_or_mapping: Any) -> Content:

@@ -8,7 +8,6 @@ shape compiled content, so a changed compiler never reads a stale entry. The dir
 from __future__ import annotations
 
 import copyreg
-import dataclasses
 import functools
 import gc
 import hashlib
@@ -22,8 +21,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from ..flow import exprs, nodes
-from . import defs
 from .schema import Parts
 
 FORMAT_VERSION = "gcs-content-cache-1"
@@ -70,25 +67,6 @@ def _reduce_proxy(m: MappingProxyType[Any, Any]) -> tuple[Any, tuple[dict[Any, A
     return _proxy, (dict(m),)
 
 
-def _reducer(cls: type) -> Any:
-    """Pickle a frozen dataclass as ``cls(*fields)``: one __init__ call, not a setstate loop."""
-    names = tuple(f.name for f in dataclasses.fields(cls))
-
-    def reduce(obj: Any) -> tuple[type, tuple[Any, ...]]:
-        return cls, tuple([getattr(obj, n) for n in names])
-
-    return reduce
-
-
-_TABLE: dict[type, Any] = dict(copyreg.dispatch_table)
-_TABLE[MappingProxyType] = _reduce_proxy
-for _mod in (defs, nodes, exprs):
-    for _cls in vars(_mod).values():
-        if isinstance(_cls, type) and dataclasses.is_dataclass(_cls) and all(
-                f.init for f in dataclasses.fields(_cls)):
-            _TABLE[_cls] = _reducer(_cls)
-
-
 class gc_paused:
     """Pause the cyclic garbage collector while building many objects that all stay alive."""
 
@@ -104,7 +82,8 @@ class gc_paused:
 def dumps(parts: Parts) -> bytes:
     buf = io.BytesIO()
     pickler = pickle.Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL)
-    pickler.dispatch_table = _TABLE
+    # the registered reducers (gcs/pickling.py: frozen classes as cls(*fields)), and proxies
+    pickler.dispatch_table = {**copyreg.dispatch_table, MappingProxyType: _reduce_proxy}
     pickler.dump(parts)
     return buf.getvalue()
 
