@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable
 from enum import Enum
@@ -177,6 +178,7 @@ def guarded(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
                 finally:
                     e.depth -= 1
             e.failure = None
+            _ended(d)
             if isinstance(exc, GameError):
                 raise
             raise GameError(f"internal error in {fn.__name__}: {type(exc).__name__}: {exc} "
@@ -190,11 +192,35 @@ def guarded(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
                        {k: _frozen(v) for k, v in kw.items()}))
         else:
             d["_ckpt"] = None  # the next call checkpoints the state this one left
+        _ended(d)
         if e.failure is not None:
             raise _handler_error(e)
         return out
 
     return call
+
+
+def watch_calls(game: Any, fn: Callable[[], None]) -> Callable[[], None]:
+    """Call ``fn()`` on the caller's thread each time an outermost public call of ``game``
+    that can change it has ended (returned or raised, the state consistent); returns the
+    function that stops it. For observers such as the monitor; ``fn`` must not call ``game``'s
+    changing methods, and an exception from it is ignored (an observer never breaks a call)."""
+    watchers: list[Callable[[], None]] = game.__dict__.setdefault("_watchers", [])
+    watchers.append(fn)
+    return functools.partial(_unwatch, watchers, fn)
+
+
+def _unwatch(watchers: list[Callable[[], None]], fn: Callable[[], None]) -> None:
+    if fn in watchers:
+        watchers.remove(fn)
+
+
+def _ended(d: dict[str, Any]) -> None:
+    watchers: list[Callable[[], None]] | None = d.get("_watchers")
+    if watchers:
+        for fn in tuple(watchers):
+            with contextlib.suppress(Exception):  # an observer's failure is not the caller's
+                fn()
 
 
 def guard_class(cls: type) -> None:

@@ -2,38 +2,27 @@
 
 ``Recorder`` subscribes to every event of a game and keeps its payload. A copy of the game is
 taken only when the game's thread has returned from a public ``Game`` call, so neither the
-live page nor time travel ever sees a half-run effect wave: on the first event inside a call
-the recorder arms a profile hook on that thread which fires when the outermost ``Game``
-method returns (the standard debugger mechanism; the game itself is never changed). Each
-event belongs to the *wave* of the call that published it, and looking back at an event
-shows the battle as that wave left it. A thread that drives the game itself (play mode)
-calls ``mark()`` after each call instead. Standard library only.
+live page nor time travel ever sees a half-run effect wave: an event published inside a call
+marks the copy as due, and the call guard's end-of-call notification (``watch_calls``) takes
+it once the outermost call has ended. Each event belongs to the *wave* of the call that
+published it, and looking back at an event shows the battle as that wave left it. A thread
+that drives the game itself (play mode) calls ``mark()`` after each call instead. Standard
+library only.
 """
 
 from __future__ import annotations
 
-import sys
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import FrameType
 from typing import Any
 
 from ..battle.state import CardInstance
 from ..events import Event
 from ..game import Game
+from ..guard import watch_calls
 from .snapshot import event_data, frozen_copy
-
-# every public method of Game that may change it (its return ends a consistent point)
-_CALLS = (
-    "start_battle", "try_play_card", "end_player_turn", "choose", "advance_time",
-    "complete_animation", "settle", "apply_reward", "skip_reward", "draw_cards",
-    "add_card_to_hand", "add_card_to_pile", "move_card_to_pile", "shuffle_draw_pile",
-    "set_master_deck", "add_card_to_master_deck", "remove_card_from_master_deck",
-    "upgrade_card_in_master_deck", "clear_master_deck", "apply",
-)
-_CODES = frozenset(getattr(Game, n).__code__ for n in _CALLS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,20 +57,20 @@ class Recorder:
         self.live_events = 0  # events published up to the live copy
         self.copies: OrderedDict[int, Game] = OrderedDict()  # wave -> the game as it left it
         self.max_waves = waves
-        self._armed: FrameType | None = None
+        self._due = False  # events were published inside a call: copy when it ends
         self._prev_cards: dict[int, CardInstance] = {}
         # events published before the monitor was attached: payloads only (no copies)
         for ev in game.event_log[-limit:]:
             self._append(ev, -1)
         self.live_events = self.next_seq
         self._unsubscribe = game.subscribe(Event, self._on_event)
+        self._unwatch = watch_calls(game, self._call_ended)
 
     def close(self) -> None:
         """Stop listening (the game keeps no trace of the monitor)."""
         self._unsubscribe()
-        if self._armed is not None and sys.gettrace() is self._global:
-            sys.settrace(None)
-        self._armed = None
+        self._unwatch()
+        self._due = False
 
     def _append(self, ev: Event, wave: int) -> None:
         g = self.game
@@ -95,41 +84,16 @@ class Recorder:
         self._append(ev, self.version + 1)
         if not self.auto:
             return
-        if self._armed is None and not self._arm():
-            self.mark()  # outside any public call, or a profiler owns the hook: copy now
+        if self.game._e.depth <= 0:
+            self.mark()  # published outside any public call: copy now
             return
-        self.on_change()  # new events to show; the live state follows when the call returns
+        self._due = True
+        self.on_change()  # new events to show; the live state follows when the call ends
 
-    def _arm(self) -> bool:
-        """Hook the return of the outermost public Game call on this thread; False if none."""
-        if sys.gettrace() is not None or sys.getprofile() is not None:
-            return False  # a debugger, coverage or a profiler owns the hooks
-        f: FrameType | None = sys._getframe(1)
-        outer = None
-        while f is not None:
-            if f.f_code in _CODES and f.f_locals.get("self") is self.game:
-                outer = f
-            f = f.f_back
-        if outer is None:
-            return False
-        self._armed = outer
-        outer.f_trace_lines = False
-        outer.f_trace = self._local
-        sys.settrace(self._global)
-        return True
-
-    @staticmethod
-    def _global(frame: FrameType, event: str, arg: Any) -> None:
-        return None  # trace no new frame: only the armed one has a local trace function
-
-    def _local(self, frame: FrameType, event: str, arg: Any) -> Any:
-        if event == "return" and frame is self._armed:
-            sys.settrace(None)
-            frame.f_trace = None
-            self._armed = None
+    def _call_ended(self) -> None:
+        if self._due:
+            self._due = False
             self.mark()
-            return None
-        return self._local
 
     def mark(self) -> None:
         """Take the live copy now: call only from the game's thread, between public calls."""
