@@ -46,17 +46,18 @@ def compile_one(root: N.Node, graphs: dict[str, N.Node] | None = None) -> P.Prog
 
 def test_flags_say_what_a_graph_can_do_through_its_calls() -> None:
     graphs: dict[str, N.Node] = {"w": seq(M(1), N.Wait(1)), "q": N.SetVar("x", 1)}
-    assert compile_one(seq(M(1), N.Call("w"))).flags == P.Flags(resolved=False)  # (unknown)
+    assert compile_one(seq(M(1), N.Call("w"))).flags == P.UNRESOLVED  # (no graph "w" given)
     p = compile_one(seq(M(1), N.Call("w")), graphs)
-    assert p.flags.pauses and not p.straight
-    assert compile_one(N.Branch(True, N.Choice(HAND, "c"))).flags.pauses
-    assert compile_one(N.AnimationGate("g")).flags.pauses
-    assert compile_one(seq(N.WaitUntil("player_turn_start"))).flags.detaches
+    assert p.flags == P.PAUSE and p.pauses and not p.straight and p.ops == ()
+    assert compile_one(N.Branch(True, N.Choice(HAND, "c"))).flags == P.PAUSE
+    assert compile_one(N.AnimationGate("g")).flags == P.PAUSE
+    assert compile_one(seq(N.WaitUntil("player_turn_start"))).flags == P.DETACH
     for loop in (N.Loop(2, M(1)), N.Foreach(HAND, "c", M(1)), N.While(True, M(1))):
-        assert compile_one(seq(loop)).flags.loops
+        assert compile_one(seq(loop)).flags == P.LOOP
     quiet = compile_one(seq(N.SetVar("x", 1), N.Call("q"), N.GainEnergy(1)), graphs)
-    assert quiet.straight and not quiet.flags.triggers
-    assert compile_one(N.DealDamage(1, TARGET)).flags.triggers
+    assert quiet.straight and not quiet.triggers and quiet.flags == 0
+    hit = compile_one(N.DealDamage(1, TARGET))
+    assert hit.flags == P.TRIGGER and hit.straight and hit.ops == ((P.ACT, hit.root, (), False),)
 
 
 def test_a_recursive_or_unknown_call_is_not_straight() -> None:
@@ -66,7 +67,7 @@ def test_a_recursive_or_unknown_call_is_not_straight() -> None:
                                  "b": N.Branch(True, N.Call("a"))}
     for root in (N.Call("r"), seq(M(1), N.Call("a")), N.Call("nope")):
         p = compile_one(root, graphs)
-        assert not p.flags.resolved and not p.straight and p.ops == ()
+        assert p.flags & P.UNRESOLVED and not p.straight and p.ops == ()
 
 
 def test_a_straight_graph_compiles_to_ticks_actions_and_jumps() -> None:
@@ -88,8 +89,6 @@ def test_a_straight_graph_compiles_to_ticks_actions_and_jumps() -> None:
         (P.ACT, d, ((root, 3),), True),             # the called graph, in the caller's frame
         (P.TICK, 1, None, None),                    # the Sequence popped in its last call
     )
-    # run inline, one more return before (the caller's) and after (the ENTRY's pop)
-    assert p.inline_ops[0] == (P.TICK, 2, None, None) and p.inline_ops[-1] == (P.TICK, 2, None, None)
 
 
 def test_ticks_merge_but_never_across_a_jump_target() -> None:
@@ -100,8 +99,8 @@ def test_ticks_merge_but_never_across_a_jump_target() -> None:
     assert ops == ((P.TICK, 1, None, None), (P.BRANCH, True, 5, None), (P.TICK, 1, None, None),
                    (P.ACT, b, ((root, 1), (root.steps[0].then, 1)), True),  # type: ignore[union-attr]
                    (P.TICK, 1, None, None), (P.TICK, 1, None, None))
-    inline = compile_one(seq(seq(M(1)))).inline_ops
-    assert [op[:2] for op in inline] == [(P.TICK, 3), (P.ACT, inline[1][1]), (P.TICK, 3)]
+    nested = compile_one(seq(seq(M(1)))).ops
+    assert [op[:2] for op in nested] == [(P.TICK, 2), (P.ACT, nested[1][1]), (P.TICK, 2)]
 
 
 def test_the_builtin_pack_compiles_every_behaviour_and_most_are_straight() -> None:

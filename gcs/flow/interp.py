@@ -57,8 +57,12 @@ def start_entry(e: Engine, node: N.Node, ctx: Ctx, inline: bool = False) -> None
     if isinstance(node, _NEEDS_ENTRY):
         if inline:
             prog = e.c.programs.get(id(node))
-            if prog is not None and prog.inline_ops:
-                run_ops(e, prog.inline_ops, ctx, node)
+            if prog is not None and prog.ops:
+                # the frame path: this caller returns to the loop after pushing the ENTRY
+                # frame (one step), which runs the ops and is popped in its last call (one)
+                count_steps(e, 1)
+                if run_ops(e, prog.ops, ctx, node):
+                    count_steps(e, 1)
                 return
         e.s.stack.append(Frame(K.ENTRY, node, 0, None, ctx))
     else:

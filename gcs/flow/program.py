@@ -23,7 +23,6 @@ a Branch becomes a test and a jump; a Sequence becomes its steps between two tic
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from . import nodes as N
@@ -48,44 +47,49 @@ NEEDS_ENTRY: tuple[type, ...] = (N.Sequence, N.Branch, N.Loop, N.Foreach, N.Whil
                                  N.WaitUntil)
 
 
-@dataclass(frozen=True, slots=True)
-class Flags:
-    """What running a node can do (through its children and the graphs it calls)."""
+# Flags: what running a node can do (through its children and the graphs it calls), as bits.
+PAUSE = 1       # a Choice, Wait or Animation Gate can run
+DETACH = 2      # a WaitUntil can run (it needs the ENTRY frame of its entry)
+LOOP = 4        # a Loop, Foreach or While can run
+TRIGGER = 8     # an action that may queue work (lifecycles, statuses, draws, plays) can run
+UNRESOLVED = 16  # a Call names an unknown graph, or graphs call each other in a cycle
+NOT_STRAIGHT = PAUSE | DETACH | LOOP | UNRESOLVED
 
-    pauses: bool = False    # a Choice, Wait or Animation Gate can run
-    detaches: bool = False  # a WaitUntil can run (it needs the ENTRY frame of its entry)
-    loops: bool = False     # a Loop, Foreach or While can run
-    triggers: bool = False  # an action that may queue work (lifecycles, statuses, draws...)
-    resolved: bool = True   # every Call names a known graph and none recurses
 
-    def __or__(self, o: Flags) -> Flags:
-        return Flags(self.pauses or o.pauses, self.detaches or o.detaches, self.loops or o.loops,
-                     self.triggers or o.triggers, self.resolved and o.resolved)
+class Program:
+    """One behaviour (a card entry, a status entry, an enemy move, a named graph), compiled.
+
+    ``flags`` are the bits above; ``ops`` (empty unless the program is straight) run it as
+    the handler of its ENTRY frame. Read-only once made.
+    """
+
+    __slots__ = ("root", "flags", "needs_entry", "ops")
+
+    def __init__(self, root: N.Node, flags: int, needs_entry: bool,
+                 ops: tuple[Op, ...] = ()) -> None:
+        self.root = root
+        self.flags = flags
+        self.needs_entry = needs_entry  # the root is a composite (or WaitUntil): ENTRY frame
+        self.ops = ops
 
     @property
     def straight(self) -> bool:
         """Runs start to end in one go: no pause, detach or loop, every Call resolved."""
-        return self.resolved and not (self.pauses or self.detaches or self.loops)
-
-
-@dataclass(frozen=True, slots=True)
-class Program:
-    """One behaviour (a card entry, a status entry, an enemy move, a named graph), compiled.
-
-    ``ops`` run it as the handler of its ENTRY frame; ``inline_ops`` run it in its caller's
-    handler call instead (one more tick before, for the caller's return, and one after, for
-    the ENTRY frame's pop). Both are empty unless the program is straight.
-    """
-
-    root: N.Node
-    flags: Flags
-    needs_entry: bool
-    ops: tuple[Op, ...] = ()
-    inline_ops: tuple[Op, ...] = ()
+        return not self.flags & NOT_STRAIGHT
 
     @property
-    def straight(self) -> bool:
-        return self.flags.straight
+    def pauses(self) -> bool:
+        return bool(self.flags & PAUSE)
+
+    @property
+    def triggers(self) -> bool:
+        """Can it queue work (so something else, a lifecycle or status entry, may run)?"""
+        return bool(self.flags & TRIGGER)
+
+    def __repr__(self) -> str:
+        names = [n for n, b in (("pause", PAUSE), ("detach", DETACH), ("loop", LOOP),
+                                ("trigger", TRIGGER), ("unresolved", UNRESOLVED)) if self.flags & b]
+        return f"Program({type(self.root).__name__}, {'|'.join(names) or 'quiet'}, {len(self.ops)} ops)"
 
 
 class Compiler:
@@ -93,54 +97,54 @@ class Compiler:
 
     def __init__(self, graphs: Mapping[str, N.Node]) -> None:
         self.graphs = graphs
-        self._flags: dict[int, Flags] = {}
+        self._flags: dict[int, int] = {}
         self._calling: list[str] = []  # graphs whose flags are being computed (a cycle: unresolved)
 
-    def flags(self, node: N.Node) -> Flags:
+    def flags(self, node: N.Node) -> int:
         """The flags of ``node`` (memoised by node identity; nodes are shared, immutable)."""
         got = self._flags.get(id(node))
         if got is None:
             got = self._flags[id(node)] = self._compute(node)
         return got
 
-    def _compute(self, node: N.Node) -> Flags:
+    def _compute(self, node: N.Node) -> int:
         if isinstance(node, N.Call):
             graph = self.graphs.get(node.graph)
             if graph is None or node.graph in self._calling:
-                return Flags(resolved=False)  # the interpreter reports it when it runs
+                return UNRESOLVED  # the interpreter reports it when it runs
             self._calling.append(node.graph)
             try:
                 return self.flags(graph)
             finally:
                 self._calling.pop()
-        out = Flags(pauses=isinstance(node, PAUSES), detaches=isinstance(node, N.WaitUntil),
-                    loops=isinstance(node, LOOPS), triggers=not isinstance(node, (*QUIET, *CONTROL)))
+        if not isinstance(node, CONTROL):
+            return 0 if isinstance(node, QUIET) else TRIGGER  # an action (no children)
+        out = (PAUSE if isinstance(node, PAUSES) else 0) | (LOOP if isinstance(node, LOOPS) else 0)
+        if isinstance(node, N.WaitUntil):
+            out |= DETACH
         for child in N.children(node):
-            out = out | self.flags(child)
+            out |= self.flags(child)
         return out
 
     def program(self, root: N.Node) -> Program:
         """``root`` compiled: its flags, and its flat ops when it is straight."""
         flags = self.flags(root)
         needs_entry = isinstance(root, NEEDS_ENTRY)
-        if not flags.straight:
+        if flags & NOT_STRAIGHT:
             return Program(root, flags, needs_entry)
-        return Program(root, flags, needs_entry, _Emitter(self.graphs, root, False).ops,
-                       _Emitter(self.graphs, root, needs_entry).ops)
+        if not needs_entry:  # a single action
+            return Program(root, flags, False, ((ACT, root, (), isinstance(root, QUIET)),))
+        return Program(root, flags, True, _Emitter(self.graphs, root).ops)
 
 
 class _Emitter:
     """Flattens one straight graph (see the module docstring for the op layout)."""
 
-    def __init__(self, graphs: Mapping[str, N.Node], root: N.Node, inline: bool) -> None:
+    def __init__(self, graphs: Mapping[str, N.Node], root: N.Node) -> None:
         self.graphs = graphs
         self.out: list[Op] = []
         self.labels: set[int] = set()  # op indices that jumps land on (no tick merges across)
-        if inline:
-            self.tick()  # the caller's handler call would have returned after pushing the ENTRY
         self.emit(root, ())
-        if inline:
-            self.tick()  # ... and the ENTRY frame's last call would have popped it
         self.ops = tuple(self.out)
 
     def tick(self) -> None:
