@@ -7,6 +7,7 @@ from types import MappingProxyType
 
 from ..errors import UnknownCardError, UnknownIdError
 from ..flow.nodes import Node, walk
+from ..flow.program import Program, compile_all
 from .defs import (
     CharacterDef,
     EncounterDef,
@@ -73,6 +74,7 @@ class Content:
         # Every graph gets a program key; every node a (key, index) reference for saves.
         self._programs: dict[ProgramKey, list[Node]] = {}
         self._refs: dict[int, tuple[ProgramKey, int]] = {}
+        self._roots: list[Node] = []
         for card in self.cards.values():
             for variant in (card, card.upgrade):
                 if variant is None:
@@ -89,14 +91,23 @@ class Content:
                 self._register(f"enemy:{enemy.id}:{move.id}", move.behaviour)
         for name, node in self.graphs.items():
             self._register(f"graph:{name}", node)
+        # Every behaviour compiled once (flags, and flat ops for the straight ones), by the
+        # identity of its root node: what an ENTRY frame or ``start_entry`` runs (read-only; a
+        # plain dict because the interpreter looks a program up for every entry it starts).
+        self.programs: dict[int, Program] = compile_all(self.graphs, self._roots)
 
     def _register(self, key: ProgramKey, root: Node | None) -> None:
         if root is None:
             return
         nodes = walk(root)
+        self._roots.append(root)
         self._programs[key] = nodes
         for i, n in enumerate(nodes):
             self._refs.setdefault(id(n), (key, i))
+
+    def program(self, root: Node) -> Program | None:
+        """The compiled program of a behaviour's root node (None for a node that is not one)."""
+        return self.programs.get(id(root))
 
     def reward_pool(self, table: RewardTable) -> Mapping[str, tuple[GameCard, ...]]:
         """A reward table's pool grouped by rarity value (pool order kept in a group,

@@ -127,7 +127,11 @@ def _ex_energy(e: Engine, node: N.GainEnergy, ctx: Ctx) -> None:
 def _ex_apply(e: Engine, node: N.ApplyStatus, ctx: Ctx) -> None:
     n = val(e, node.amount, ctx)
     sid = node.status
-    _per_unit(e, units_of(e, node.target, ctx), lambda u: U.apply_status(e, u, sid, n, source=ctx.owner))
+    units = units_of(e, node.target, ctx)
+    if len(units) == 1:  # (what _per_unit does with one unit: nothing to reorder)
+        U.apply_status(e, units[0], sid, n, source=ctx.owner)
+        return
+    _per_unit(e, units, lambda u: U.apply_status(e, u, sid, n, source=ctx.owner))
 
 
 def _ex_remove(e: Engine, node: N.RemoveStatus, ctx: Ctx) -> None:

@@ -5,6 +5,11 @@ lifecycle entries above the current frame, which therefore waits for them. Choic
 Animation Gate set the engine's pause and leave every frame where it is, so the whole effect
 wave (remaining steps, lifecycles, queued phase steps) waits. WaitUntil moves the rest of the
 current entry into a delayed continuation.
+
+A straight behaviour (no pause, WaitUntil or loop: ``program.Program``) runs its flat ops
+instead, in one handler call and without frames (``run_ops``); the moment an action queues
+work or pauses, the frames the tree walk would have had then are put below that work, and
+the tree walk carries on from them. Both ways count the same engine steps.
 """
 
 from __future__ import annotations
@@ -19,8 +24,9 @@ from ..battle.hooks import def_matches
 from ..battle.intents import resolve_intents
 from ..battle.state import CHOICE, GATE, WAIT, ActiveHook, Ctx, Delayed, Frame
 from ..enums import BattlePhase, CardType, Pile, PileScope
-from ..errors import FlowError
+from ..errors import FlowError, StepLimitError
 from . import nodes as N
+from . import program as P
 from .values import cards_of, in_battle, select, test, units_of, val
 
 if TYPE_CHECKING:
@@ -36,18 +42,31 @@ def exec_node(e: Engine, node: N.Node, ctx: Ctx) -> None:
     EXEC[type(node)](e, node, ctx)
 
 
-# Roots that need an ENTRY frame: composites (they push frames that must be bounded) and
-# anything that may reach a WaitUntil (it detaches the frames of its entry).
-_NEEDS_ENTRY = (N.Sequence, N.Branch, N.Loop, N.Foreach, N.While, N.Call, N.WaitUntil)
+_NEEDS_ENTRY = P.NEEDS_ENTRY  # roots that need an ENTRY frame (composites, WaitUntil)
 
 
-def start_entry(e: Engine, node: N.Node, ctx: Ctx) -> None:
+def start_entry(e: Engine, node: N.Node, ctx: Ctx, inline: bool = False) -> None:
     """Start an entry now, on top of the stack: a single action runs at once, anything else
-    gets an ENTRY frame (the same order as queueing it, since nothing is above the caller)."""
+    gets an ENTRY frame (the same order as queueing it, since nothing is above the caller).
+
+    ``inline``: a straight program runs now, inside the caller's handler call, and pushes no
+    frame unless one of its actions queues work or pauses. Only for a caller whose next call
+    would go straight on from where it called this (nothing re-read on resuming), since a
+    program that completes returns to the caller without a trip through the engine loop.
+    """
     if isinstance(node, _NEEDS_ENTRY):
+        if inline:
+            prog = e.c.programs.get(id(node))
+            if prog is not None and prog.ops:
+                # the frame path: this caller returns to the loop after pushing the ENTRY
+                # frame (one step), which runs the ops and is popped in its last call (one)
+                count_steps(e, 1)
+                if run_ops(e, prog.ops, ctx, node):
+                    count_steps(e, 1)
+                return
         e.s.stack.append(Frame(K.ENTRY, node, 0, None, ctx))
     else:
-        exec_node(e, node, ctx)
+        EXEC[type(node)](e, node, ctx)  # (exec_node, one call less: every play starts here)
 
 
 def step_entry(e: Engine, f: Frame) -> None:
@@ -56,12 +75,73 @@ def step_entry(e: Engine, f: Frame) -> None:
         e.s.stack.pop()
         return
     f.pc = 1
+    prog = e.c.programs.get(id(f.node))
+    if prog is not None and prog.ops:
+        # a straight program: its ops run here; the frame is popped if they all ran (else
+        # the frames of the rest are on the stack now, above this one)
+        if run_ops(e, prog.ops, f.ctx, None):  # type: ignore[arg-type]
+            e.s.stack.pop()
+        return
     exec_node(e, f.node, f.ctx)  # type: ignore[arg-type]
     s = e.s
     stack = s.stack
     # (a WaitUntil at the root may have detached this very frame, leaving the stack empty)
     if stack and stack[-1] is f and not s.pause:
         stack.pop()
+
+
+def run_ops(e: Engine, ops: tuple[P.Op, ...], ctx: Ctx, root: N.Node | None) -> bool:
+    """Run a straight program's ops (see ``program``): True if they all ran.
+
+    It stops after an action that queued work (pushed frames) or paused, and puts below that
+    work the frames the tree walk would have had at that point: the ENTRY frame of ``root``
+    (when the program runs inline, without one) and a NODE frame per enclosing Sequence, at
+    its next step. So that work runs first, then the rest of the program as frames, exactly
+    as before. Nothing else can run between two ops of the tree walk either: the frames it
+    returns to the loop with are the program's own, on top of the stack.
+    """
+    s = e.s
+    stack = s.stack
+    mark = len(stack)
+    limit = e.rules.step_limit
+    pc = 0
+    end = len(ops)
+    while pc < end:
+        code, a, b, c = ops[pc]
+        pc += 1
+        if code == P.ACT:
+            EXEC[type(a)](e, a, ctx)
+            # (actions only ever push frames: a longer stack means queued work)
+            if not c and (len(stack) != mark or s.pause):
+                frames = [Frame(K.NODE, seq, i, None, ctx) for seq, i in b]
+                if root is not None:
+                    frames.insert(0, Frame(K.ENTRY, root, 1, None, ctx))
+                stack[mark:mark] = frames
+                return False
+        elif code == P.TICK:
+            s.steps += a  # the engine steps of the frames' returns to the loop (see count_steps)
+            if s.steps > limit:
+                count_steps(e, 0)
+        elif code == P.BRANCH:
+            if not test(e, a, ctx):
+                pc = b
+        else:  # JUMP
+            pc = a
+    return True
+
+
+def count_steps(e: Engine, n: int) -> None:
+    """Count ``n`` engine steps that the frame path would have taken here (``Engine.run``
+    counts one per frame handled), with the step guard and message of ``Engine.run``."""
+    s = e.s
+    s.steps += n
+    limit = e.rules.step_limit
+    if s.steps > limit:
+        s.steps = limit + 1  # where the loop would have stopped, one step at a time
+        raise StepLimitError(
+            f"battle exceeded {limit} engine steps without ending "
+            f"(turn {s.turn}, phase {s.phase.name}); a behaviour probably loops"
+        )
 
 
 def step_node(e: Engine, f: Frame) -> None:
