@@ -137,6 +137,17 @@ class Engine:
                     f"{what} asked for {n} units of work in one step; the battle's step guard "
                     f"({limit} engine steps) stopped it")
 
+    def copy(self, log: bool) -> Engine:
+        """An engine on a clone of the state, no subscribers; with ``log`` it shares the event
+        log (copy-on-write: whichever side logs next copies it first), without it the copy
+        logs nothing."""
+        n = Engine(self.c, self.s.clone(), self.rules, logging=self.logging and log,
+                   presenter=self.presenter)
+        if log:
+            n.log = self.log
+            n.log_shared = self.log_shared = True
+        return n
+
     # ------------------------------------------------------------ units
     @property
     def player(self) -> Unit:
