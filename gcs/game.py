@@ -45,6 +45,10 @@ from .rules import BattleRules
 
 E = TypeVar("E", bound=Event)
 DEFAULT_RULES = BattleRules()  # frozen: one instance serves every game built without rules
+# The starting master deck of a character, as ``add_entry`` built it for the first game of that
+# (content, character): later games copy the list (content is immutable and a MasterEntry is a
+# value). Keyed by the definition's id; the objects kept in the value make the key safe.
+_STARTING_DECKS: dict[int, tuple[Content, CharacterDef, tuple[MasterEntry, ...]]] = {}
 
 
 def _check_pile(pile: object, position: object) -> None:
@@ -101,11 +105,19 @@ class Game:
             state.character = ch.id
             state.hp = state.max_hp = ch.max_hp
             state.gold = ch.gold
-            self._e.logging = False
-            for d in ch.starting_deck:
-                for _ in range(d.count):
-                    R.add_entry(self._e, d.card, d.upgraded)
-            self._e.logging = log_events
+            known = _STARTING_DECKS.get(id(ch))
+            if known is not None and known[0] is content and known[1] is ch:
+                state.master = list(known[2])  # what the loop below makes, built once
+                state.next_entry += len(known[2])
+            else:
+                self._e.logging = False
+                for d in ch.starting_deck:
+                    for _ in range(d.count):
+                        R.add_entry(self._e, d.card, d.upgraded)
+                self._e.logging = log_events
+                if len(_STARTING_DECKS) >= 64:
+                    _STARTING_DECKS.clear()  # a bound for processes that load many packs
+                _STARTING_DECKS[id(ch)] = (content, ch, tuple(state.master))
         else:
             state.hp = state.max_hp = 80
 

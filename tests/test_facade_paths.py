@@ -229,3 +229,24 @@ def test_state_size_counts_the_state_not_the_content() -> None:
     g.add_card_to_hand("strike")
     assert state_size(g) > mid  # one more card instance
     assert state_size(Game(content, seed=12345, log_events=True)) == empty  # the log is not state
+
+
+def test_starting_deck_is_built_once_per_content_and_character_as_add_entry_builds_it() -> None:
+    from minipack import mini
+
+    from gcs import game as game_module
+
+    content = gcs.builtin_content()
+    game_module._STARTING_DECKS.clear()
+    built = Game(content, seed=1)  # by add_entry
+    copied = Game(content, seed=1)  # from the stored entries
+    assert copied == built and copied._e.s.next_entry == built._e.s.next_entry
+    assert copied._e.s.master is not built._e.s.master
+    copied.add_card_to_master_deck("bash")
+    copied.remove_card_from_master_deck("strike")
+    assert built.get_master_deck() == Game(content, seed=1).get_master_deck()
+    assert len(Game(content, seed=1).get_master_deck()) == 10
+    other = mini()  # another content: its own deck, not the one stored for the first
+    ch = other.characters["ironclad"]
+    want = sum(d.count for d in ch.starting_deck)
+    assert len(Game(other, seed=1).get_master_deck()) == want == len(Game(other).get_master_deck())
