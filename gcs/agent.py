@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .battle.hooks import effective_cost, hooks_possible
 from .battle.phases import check_end, push_turn_end
@@ -18,8 +18,15 @@ if TYPE_CHECKING:
     from .engine import Engine
     from .game import Game
 
-PLAY, CHOOSE, END, REWARD, SKIP = "play", "choose", "end", "reward", "skip"
-MAX_CHOICE_ACTIONS = 512
+PLAY: Final = "play"
+CHOOSE: Final = "choose"
+END: Final = "end"
+REWARD: Final = "reward"
+SKIP: Final = "skip"
+MAX_CHOICE_ACTIONS: Final = 512
+# enum members read on every decision, as constants (see gcs/battle/state.py: REMOVED)
+PLAYER_PHASE: Final = BattlePhase.PLAYER_PHASE
+SINGLE_ENEMY: Final = TargetMode.SINGLE_ENEMY
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -122,7 +129,7 @@ def legal_actions(g: Game) -> list[Action]:
                 if len(out) >= MAX_CHOICE_ACTIONS:
                     return out
         return out
-    if s.pause != NO_PAUSE or s.stack or s.phase is not BattlePhase.PLAYER_PHASE:
+    if s.pause != NO_PAUSE or s.stack or s.phase is not PLAYER_PHASE:
         return []
     # recomputed only when the battle changed: every facade call that changes hand, energy,
     # hooks or a pause runs the loop, and ``e.ticks`` counts those runs (the version counter)
@@ -133,7 +140,7 @@ def legal_actions(g: Game) -> list[Action]:
     cards = s.cards
     alive = [u.uid - 1 for u in s.units[1:] if u.alive]
     hooks = hooks_possible(e)
-    single = TargetMode.SINGLE_ENEMY
+    single = SINGLE_ENEMY
     plays = _PLAYS
     for i, uid in enumerate(s.hand):
         inst = cards[uid]
@@ -273,7 +280,7 @@ def settle_wave(e: Engine) -> None:
     PlayerPhase: commit a decided battle, else a turn end a behaviour asked for."""
     s = e.s
     if (not s.active or s.stack or s.pause != NO_PAUSE
-            or s.phase is not BattlePhase.PLAYER_PHASE):
+            or s.phase is not PLAYER_PHASE):
         return
     if check_end(e):
         e.run()

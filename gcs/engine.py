@@ -90,7 +90,7 @@ class Engine:
         if self.subs:
             self.emit(cls(*fields))
         elif self.logging:
-            log = self.own_log()
+            log = self.own_log() if self.log_shared else self.log  # own_log, one call less
             log.append((cls, fields))
             if len(log) > self.log_cap:
                 del log[: len(log) - self.log_cap // 2]  # keep the newest half (a ring)
