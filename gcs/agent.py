@@ -4,19 +4,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .battle.hooks import effective_cost, hooks_possible
+from .battle.phases import check_end, push_turn_end
 from .battle.play import card_refusal, commit_play, playable_in_hand
+from .battle.refusals import end_turn_refusal
 from .battle.state import CHOICE, GATE, NO_PAUSE, WAIT, Unit
 from .enums import BattlePhase, TargetMode
 from .errors import BusyError, GameError, IllegalActionError
 
 if TYPE_CHECKING:
+    from .engine import Engine
     from .game import Game
 
-PLAY, CHOOSE, END, REWARD, SKIP = "play", "choose", "end", "reward", "skip"
-MAX_CHOICE_ACTIONS = 512
+PLAY: Final = "play"
+CHOOSE: Final = "choose"
+END: Final = "end"
+REWARD: Final = "reward"
+SKIP: Final = "skip"
+MAX_CHOICE_ACTIONS: Final = 512
+# enum members read on every decision, as constants (see gcs/battle/state.py: REMOVED)
+PLAYER_PHASE: Final = BattlePhase.PLAYER_PHASE
+SINGLE_ENEMY: Final = TargetMode.SINGLE_ENEMY
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -119,7 +129,7 @@ def legal_actions(g: Game) -> list[Action]:
                 if len(out) >= MAX_CHOICE_ACTIONS:
                     return out
         return out
-    if s.pause != NO_PAUSE or s.stack or s.phase is not BattlePhase.PLAYER_PHASE:
+    if s.pause != NO_PAUSE or s.stack or s.phase is not PLAYER_PHASE:
         return []
     # recomputed only when the battle changed: every facade call that changes hand, energy,
     # hooks or a pause runs the loop, and ``e.ticks`` counts those runs (the version counter)
@@ -130,7 +140,7 @@ def legal_actions(g: Game) -> list[Action]:
     cards = s.cards
     alive = [u.uid - 1 for u in s.units[1:] if u.alive]
     hooks = hooks_possible(e)
-    single = TargetMode.SINGLE_ENEMY
+    single = SINGLE_ENEMY
     plays = _PLAYS
     for i, uid in enumerate(s.hand):
         inst = cards[uid]
@@ -234,7 +244,7 @@ def apply(g: Game, a: Action) -> None:
         finally:
             e.busy = False
     elif a.kind == END:
-        g.end_player_turn()
+        end_turn(e)  # Game.end_player_turn (inside this call, whose guard covers it)
     elif a.kind == CHOOSE:
         g.choose(list(a.choice))
     elif a.kind == REWARD:
@@ -243,6 +253,41 @@ def apply(g: Game, a: Action) -> None:
         g.skip_reward()
     if s.pause == WAIT or s.pause == GATE:
         g.settle()
+
+
+def end_turn(e: Engine) -> bool:
+    """``Game.end_player_turn``: EndPlayerTurn steps 1-6 and the enemy phase, or False (and
+    no change) if the turn cannot end now."""
+    if end_turn_refusal(e) is not None:
+        return False
+    push_turn_end(e)
+    run_wave(e)
+    return True
+
+
+def run_wave(e: Engine) -> None:
+    """Run the wave a facade call queued (under the busy flag), then ``settle_wave``."""
+    e.busy = True
+    try:
+        e.run()
+        settle_wave(e)
+    finally:
+        e.busy = False
+
+
+def settle_wave(e: Engine) -> None:
+    """A wave started by a facade call (not a play or a phase) has completed in
+    PlayerPhase: commit a decided battle, else a turn end a behaviour asked for."""
+    s = e.s
+    if (not s.active or s.stack or s.pause != NO_PAUSE
+            or s.phase is not PLAYER_PHASE):
+        return
+    if check_end(e):
+        e.run()
+    elif s.end_turn:
+        s.end_turn = False
+        push_turn_end(e)
+        e.run()
 
 
 def observation(g: Game) -> dict[str, Any]:

@@ -90,7 +90,7 @@ class Engine:
         if self.subs:
             self.emit(cls(*fields))
         elif self.logging:
-            log = self.own_log()
+            log = self.own_log() if self.log_shared else self.log  # own_log, one call less
             log.append((cls, fields))
             if len(log) > self.log_cap:
                 del log[: len(log) - self.log_cap // 2]  # keep the newest half (a ring)
@@ -136,6 +136,17 @@ class Engine:
                 raise StepLimitError(
                     f"{what} asked for {n} units of work in one step; the battle's step guard "
                     f"({limit} engine steps) stopped it")
+
+    def copy(self, log: bool) -> Engine:
+        """An engine on a clone of the state, no subscribers; with ``log`` it shares the event
+        log (copy-on-write: whichever side logs next copies it first), without it the copy
+        logs nothing."""
+        n = Engine(self.c, self.s.clone(), self.rules, logging=self.logging and log,
+                   presenter=self.presenter)
+        if log:
+            n.log = self.log
+            n.log_shared = self.log_shared = True
+        return n
 
     # ------------------------------------------------------------ units
     @property

@@ -12,9 +12,9 @@ from . import engine as _engine
 from .battle import cards as C
 from .battle import run as R
 from .battle.hooks import effective_cost
-from .battle.phases import check_end, finish_battle, push_turn_end
+from .battle.phases import finish_battle
 from .battle.play import check_instance, commit_play
-from .battle.refusals import end_turn_refusal, play_guard
+from .battle.refusals import play_guard
 from .battle.rewards import apply as apply_reward_to_run
 from .battle.start import begin_battle
 from .battle.state import (
@@ -44,6 +44,11 @@ from .rng import derive
 from .rules import BattleRules
 
 E = TypeVar("E", bound=Event)
+DEFAULT_RULES = BattleRules()  # frozen: one instance serves every game built without rules
+# The starting master deck of a character, as ``add_entry`` built it for the first game of that
+# (content, character): later games copy the list (content is immutable and a MasterEntry is a
+# value). Keyed by the definition's id; the objects kept in the value make the key safe.
+_STARTING_DECKS: dict[int, tuple[Content, CharacterDef, tuple[MasterEntry, ...]]] = {}
 
 
 def _check_pile(pile: object, position: object) -> None:
@@ -86,7 +91,7 @@ class Game:
             seed = int.from_bytes(os.urandom(8), "little")
         self.seed = seed
         self.content = content
-        self.rules = rules or BattleRules()
+        self.rules = rules if rules is not None else DEFAULT_RULES
         state = State(derive(seed, "run"))
         state.seed = seed
         self._e = _engine.Engine(content, state, self.rules, logging=log_events,
@@ -100,11 +105,19 @@ class Game:
             state.character = ch.id
             state.hp = state.max_hp = ch.max_hp
             state.gold = ch.gold
-            self._e.logging = False
-            for d in ch.starting_deck:
-                for _ in range(d.count):
-                    R.add_entry(self._e, d.card, d.upgraded)
-            self._e.logging = log_events
+            known = _STARTING_DECKS.get(id(ch))
+            if known is not None and known[0] is content and known[1] is ch:
+                state.master = list(known[2])  # what the loop below makes, built once
+                state.next_entry += len(known[2])
+            else:
+                self._e.logging = False
+                for d in ch.starting_deck:
+                    for _ in range(d.count):
+                        R.add_entry(self._e, d.card, d.upgraded)
+                self._e.logging = log_events
+                if len(_STARTING_DECKS) >= 64:
+                    _STARTING_DECKS.clear()  # a bound for processes that load many packs
+                _STARTING_DECKS[id(ch)] = (content, ch, tuple(state.master))
         else:
             state.hp = state.max_hp = 80
 
@@ -120,30 +133,6 @@ class Game:
         if not e.s.active:
             raise NoBattleError("no battle is active (call start_battle first)")
         return e
-
-    def _run(self) -> None:
-        e = self._e
-        e.busy = True
-        try:
-            e.run()
-            self._settle_wave(e)
-        finally:
-            e.busy = False
-
-    @staticmethod
-    def _settle_wave(e: _engine.Engine) -> None:
-        """A wave started by a facade call (not a play or a phase) has completed in
-        PlayerPhase: commit a decided battle, else a turn end a behaviour asked for."""
-        s = e.s
-        if (not s.active or s.stack or s.pause != NO_PAUSE
-                or s.phase is not BattlePhase.PLAYER_PHASE):
-            return
-        if check_end(e):
-            e.run()
-        elif s.end_turn:
-            s.end_turn = False
-            push_turn_end(e)
-            e.run()
 
     def _idle(self) -> _engine.Engine:
         e = self._battle()
@@ -357,18 +346,13 @@ class Game:
 
     def end_player_turn(self) -> bool:
         """Run EndPlayerTurn steps 1-6 and the enemy phase; False (no change) if not allowed now."""
-        e = self._e
-        if end_turn_refusal(e) is not None:
-            return False
-        push_turn_end(e)
-        self._run()
-        return True
+        return _agent.end_turn(self._e)
 
     def choose(self, selection: Sequence[Any] | Any) -> None:
         """Answer the open Choice with candidates (or their indices); wrong answers raise."""
         e = self._battle()
         answer_choice(e, selection)
-        self._run()
+        _agent.run_wave(e)
 
     def advance_time(self, seconds: float) -> bool:
         """Advance the game clock; a finished Wait resumes its wave. True if one resumed."""
@@ -385,7 +369,7 @@ class Game:
             s.pause = NO_PAUSE
             if e.hot:
                 e.emit(EffectResumed("wait"))
-            self._run()
+            _agent.run_wave(e)
             resumed = True
         if s.pause == WAIT:
             s.wait_left -= left
@@ -403,7 +387,7 @@ class Game:
         s.gate = ""
         if e.hot:
             e.emit(EffectResumed("gate"))
-        self._run()
+        _agent.run_wave(e)
         return True
 
     def settle(self) -> None:
@@ -486,7 +470,7 @@ class Game:
         try:
             e.run()
             drawn = len(e.s.drawn) - before  # counted before a requested turn end runs
-            self._settle_wave(e)
+            _agent.settle_wave(e)
         finally:
             e.busy = False
         return drawn
@@ -510,7 +494,7 @@ class Game:
         try:
             inst = C.create(e, d, pile, position, bool(upgraded))
             e.run()
-            self._settle_wave(e)
+            _agent.settle_wave(e)
         finally:
             e.busy = False
         return inst
@@ -525,7 +509,7 @@ class Game:
         try:
             C.move(e, inst, pile, position)
             e.run()
-            self._settle_wave(e)
+            _agent.settle_wave(e)
         finally:
             e.busy = False
 
@@ -602,7 +586,9 @@ class Game:
 
     def apply(self, action: _agent.Action | str) -> None:
         """Perform a legal action, then settle Waits/Gates; IllegalActionError changes nothing."""
-        _agent.apply(self, _agent.check_action(self, action))
+        # an Action as such needs no conversion (check_action returns it unchanged)
+        _agent.apply(self, action if type(action) is _agent.Action
+                     else _agent.check_action(self, action))
 
     def observation(self) -> dict[str, Any]:
         """What the player may see (no draw order, no RNG state)."""
@@ -625,13 +611,7 @@ class Game:
         g.content = self.content
         g.rules = self.rules
         g._char = self._char
-        e = self._e
-        n = _engine.Engine(self.content, e.s.clone(), self.rules, logging=e.logging and log,
-                           presenter=e.presenter)
-        if log:
-            n.log = e.log  # shared until either side logs again (copy-on-write: clone is O(1))
-            n.log_shared = e.log_shared = True
-        g._e = n
+        g._e = self._e.copy(log)  # a shared log is copied by whichever side logs next
         return g
 
     def to_json(self) -> dict[str, Any]:

@@ -167,6 +167,7 @@ def guarded(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
         try:
             out = fn(self, *args, **kw)
         except ArgumentError:
+            e.depth -= 1  # refused before it changed anything: nothing to undo
             raise
         except Exception as exc:
             e.depth -= 1
@@ -185,13 +186,15 @@ def guarded(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
                             "(the state was restored; please report this)") from exc
         e.depth -= 1
         jr = d["_jr"]
-        if len(jr) < JOURNAL and all(type(a) in _PLAIN for a in args) and not kw:
-            jr.append((name, args, kw))  # the common case: nothing to copy
-        elif len(jr) < JOURNAL and _replayable(args) and _replayable(tuple(kw.values())):
+        if len(jr) >= JOURNAL:
+            d["_ckpt"] = None  # the next call checkpoints the state this one left
+        elif not kw and (not args or (len(args) == 1 and type(args[0]) in _PLAIN)):
+            jr.append((name, args, kw))  # the common case (apply(action)): nothing to copy
+        elif _replayable(args) and _replayable(tuple(kw.values())):
             jr.append((name, tuple(_frozen(a) for a in args),
                        {k: _frozen(v) for k, v in kw.items()}))
         else:
-            d["_ckpt"] = None  # the next call checkpoints the state this one left
+            d["_ckpt"] = None  # not replayable: checkpoint the state this call left
         _ended(d)
         if e.failure is not None:
             raise _handler_error(e)

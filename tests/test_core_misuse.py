@@ -374,3 +374,24 @@ def test_misuse_position_enum_values_are_accepted() -> None:
     g = scenario("idle")
     for pos in DrawPilePosition:
         assert g.add_card_to_pile("zero", PileScope.DRAW, pos).card_id == "zero"
+
+
+def test_misuse_a_refused_argument_leaves_the_call_guard_on() -> None:
+    """An ArgumentError changes nothing, and the guard still guards the calls after it: a
+    handler that raises later is still reported as HandlerError after its wave."""
+    from gcs.errors import HandlerError
+
+    g = gcs.Game(gcs.builtin_content(), seed=2)
+    g.start_battle("jaw_worm")
+    for bad in (lambda: g.draw_cards("x"), lambda: g.apply(42), lambda: g.choose("a")):
+        with pytest.raises(gcs.GameError):
+            bad()
+        assert g._e.depth == 0
+
+    def boom(ev: object) -> None:
+        raise RuntimeError("handler bug")
+
+    g.subscribe(gcs.events.TurnStarted, boom)
+    with pytest.raises(HandlerError):
+        g.end_player_turn()
+    assert g.turn_number == 2 and g._e.depth == 0  # the wave completed without the handler

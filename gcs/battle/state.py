@@ -7,13 +7,21 @@ round-trip through JSON-compatible values.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from enum import Enum
+from typing import Any, Final, NamedTuple
 
 from ..content.defs import GameCard
 from ..enums import BattlePhase, HandDiscardRule, IntentKind, Pile
 from ..flow.nodes import Node
 from ..rng import Rng
+
+# Compiled, a module-level Final is a C constant, while an enum member read through its class
+# is a Python attribute lookup each time (about 75 ns): the hot paths read these aliases.
+REMOVED: Final = Pile.REMOVED
+PHASE_NONE: Final = BattlePhase.NONE
+DISCARD_ON_TURN_END: Final = HandDiscardRule.DISCARD_ON_TURN_END
 
 
 class MasterEntry(NamedTuple):
@@ -45,7 +53,7 @@ class CardInstance:
         self.battle_set: int | None = None
         self.turn_delta = 0
         self.turn_set: int | None = None
-        self.pile = Pile.REMOVED
+        self.pile = REMOVED
         self.origin = origin
 
     @property
@@ -71,8 +79,11 @@ class CardInstance:
 
     def copy(self) -> CardInstance:
         """An independent copy (clone)."""
-        c = CardInstance(self.uid, self.base, self.upgraded, self.cost_delta, self.origin)
+        # built as a plain instance (upgraded False: the constructor then reads no upgrade),
+        # and every field is copied over what the constructor set
+        c = CardInstance(self.uid, self.base, False, self.cost_delta, self.origin)
         c.card_id = self.card_id
+        c.upgraded = self.upgraded
         c.active = self.active
         c.battle_delta = self.battle_delta
         c.battle_set = self.battle_set
@@ -144,13 +155,14 @@ class Unit:
         """An independent copy (clone)."""
         u = Unit(self.uid, self.def_id, self.name, self.hp, self.max_hp)
         u.block = self.block
-        u.statuses = self.statuses.copy()
         u.alive = self.alive
         u.move = self.move
-        u.history = self.history.copy()
         u.intent = self.intent
-        u.rules_used = self.rules_used.copy()
-        u.rolled = self.rolled.copy()
+        # the constructor made the containers, empty: fill them (no second allocation)
+        u.statuses.update(self.statuses)
+        u.history.extend(self.history)
+        u.rules_used.extend(self.rules_used)
+        u.rolled.update(self.rolled)
         return u
 
     def to_list(self) -> list[Any]:
@@ -266,8 +278,11 @@ class Reward:
         return f"{self.kind} {self.deck_index}"
 
 
-# pause kinds
-NO_PAUSE, CHOICE, WAIT, GATE = 0, 1, 2, 3
+# pause kinds (Final: compiled modules that import them read constants)
+NO_PAUSE: Final = 0
+CHOICE: Final = 1
+WAIT: Final = 2
+GATE: Final = 3
 
 
 class State:
@@ -304,12 +319,12 @@ class State:
 
     def reset_battle(self) -> None:
         self.active = False
-        self.phase = BattlePhase.NONE
+        self.phase = PHASE_NONE
         self.history = []
         self.turn = 0
         self.player_turns = 0
         self.encounter = ""
-        self.hand_rule = HandDiscardRule.DISCARD_ON_TURN_END
+        self.hand_rule = DISCARD_ON_TURN_END
         self.cards: dict[int, CardInstance] = {}
         self.next_card = 1
         self.hand: list[int] = []
@@ -359,7 +374,6 @@ class State:
     def clone(self) -> State:
         """An independent copy: containers copied, immutable content shared."""
         n = State(self.seed, blank=True)
-        n.seed = self.seed
         n.master = self.master.copy()
         n.next_entry = self.next_entry
         n.gold = self.gold
@@ -388,8 +402,8 @@ class State:
         n.rng_shuffle = Rng(self.rng_shuffle.state)
         n.rng_ai = Rng(self.rng_ai.state)
         n.rng_cards = Rng(self.rng_cards.state)
-        memo: dict[int, Ctx] = {}
-        n.stack = _copy_frames(self.stack, memo)
+        memo: dict[int, Ctx] = {}  # a scope shared by frames stays shared in the copy
+        n.stack = _copy_frames(self.stack, memo) if self.stack else []
         n.pause = self.pause
         n.wait_left = self.wait_left
         n.gate = self.gate
@@ -401,8 +415,8 @@ class State:
         n.clock = self.clock
         n.hooks = self.hooks.copy()
         n.next_seq = self.next_seq
-        n.delayed = [Delayed(d.when, d.due, _copy_frames(d.frames, memo), d.seq)
-                     for d in self.delayed]
+        n.delayed = ([Delayed(d.when, d.due, _copy_frames(d.frames, memo), d.seq)
+                      for d in self.delayed] if self.delayed else [])
         n.end_turn = self.end_turn
         n.extra_turns = self.extra_turns
         n.rewards = None if self.rewards is None else self.rewards.copy()
@@ -430,3 +444,40 @@ def _copy_frames(frames: list[Frame], memo: dict[int, Ctx]) -> list[Frame]:
             ctx = c
         out.append(Frame(f.kind, f.node, f.pc, _copy_data(f.data), ctx))
     return out
+
+
+def state_size(game: Any) -> int:
+    """The bytes the state of ``game`` (a ``gcs.Game`` or a ``State``) owns: ``sys.getsizeof``
+    summed over every object reachable from it, each once, that belongs to this state alone
+    (containers, cards, units, frames, random streams, numbers). Shared objects are left out:
+    content (card, enemy and node definitions), enum members, strings (ids and names held by
+    the content) and the interpreter's cached small ints."""
+    s = game if isinstance(game, State) else game._e.s
+    seen: set[int] = set()
+    total = 0
+    todo: list[Any] = [s]
+    while todo:
+        o = todo.pop()
+        if id(o) in seen or _shared(o):
+            continue
+        seen.add(id(o))
+        total += sys.getsizeof(o)
+        if isinstance(o, dict):
+            todo.extend(o.keys())
+            todo.extend(o.values())
+        elif isinstance(o, (list, tuple)):
+            todo.extend(o)
+        else:
+            cls = type(o)
+            names = getattr(cls, "__slots__", None) or getattr(cls, "__mypyc_attrs__", None) or ()
+            todo.extend(getattr(o, n) for n in names if not n.startswith("__") and hasattr(o, n))
+    return total
+
+
+def _shared(o: Any) -> bool:
+    """Objects a state refers to but does not own (see ``state_size``)."""
+    if o is None or isinstance(o, (bool, str, Enum, type)):
+        return True
+    if isinstance(o, int):
+        return -5 <= o <= 256  # CPython keeps one object of each small int
+    return type(o).__module__.startswith(("gcs.content.", "gcs.flow."))

@@ -50,14 +50,15 @@ def play_battle(game: Game, encounter: str, policy: Policy, *, record: bool = Fa
     actions: list[str] = []
     decisions = 0
     unfinished = False
+    s = game._e.s  # the game's state, one object for its whole life: read its fields directly
     while True:
-        if not take_rewards and game.is_waiting_for_reward:
+        if not take_rewards and s.rewards is not None:  # game.is_waiting_for_reward
             game.skip_reward()
             break
         legal = game.legal_actions()
         if not legal:
             break
-        if decisions >= max_decisions or game.turn_number > max_turns:
+        if decisions >= max_decisions or s.turn > max_turns:  # game.turn_number
             unfinished = True
             break
         a = policy(game, legal)
