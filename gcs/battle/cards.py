@@ -225,16 +225,53 @@ def push_draw(e: Engine, count: int, automatic: bool) -> None:
         e.s.stack.append(Frame(K.DRAW, None, 0, [count, 1 if automatic else 0], None))
 
 
+def draw_at_once(e: Engine, count: int) -> bool:
+    """The turn's automatic draw of ``count`` cards done here, not queued for the loop, when its
+    DRAW step is sure to be ``step_draw``'s batch (no hook may be active, no status reacts to a
+    draw, the hand has room for every card): the same draws, its engine step counted. A card's
+    own On Drawn ends the batch: the DRAW frame with the draws still to do goes under its
+    branch, where the loop has it. False, and nothing done, when it is not sure (or no draw)."""
+    s = e.s
+    limit = e.rules.max_hand_size
+    if count <= 0 or len(s.hand) + count > limit or hooks_possible(e):
+        return False
+    status_hooks = e.c.entry_statuses.get("on_drawn")
+    if status_hooks and not status_hooks.isdisjoint(s.units[0].statuses):
+        return False
+    stack = s.stack
+    depth = len(stack)
+    data = [count, 1]
+    _draw_batch(e, data, limit)
+    s.steps += 1
+    if len(stack) != depth:
+        stack.insert(depth, Frame(K.DRAW, None, 0, data, None))
+    return True
+
+
 def step_draw(e: Engine, f: Frame) -> None:
     """Draw cards one by one; each card's On Drawn branches complete before the next draw."""
     s = e.s
     data = f.data
     stack = s.stack
     automatic = data[1] == 1
-    limit = hand_limit(e)
-    forbidden = hooks_possible(e) and draws_forbidden(e)
+    hooks = hooks_possible(e)
+    if hooks:
+        limit = hand_size(e)
+        forbidden = draws_forbidden(e)
+    else:
+        limit = e.rules.max_hand_size
+        forbidden = False
     player = s.units[0]
     status_hooks = e.c.entry_statuses.get("on_drawn")
+    if not forbidden and not e.subs and (
+            not status_hooks or status_hooks.isdisjoint(player.statuses)):
+        # the same draws at once: no status reacts to a draw, and nothing can add one or look
+        # at the battle before a card's own On Drawn runs (that ends the batch)
+        _draw_batch(e, data, limit)
+        if stack[-1] is not f or len(s.hand) < limit or data[0] <= 0:
+            if stack[-1] is f:
+                stack.pop()  # done: the count is drawn, or both piles are empty
+            return
     draw = s.draw
     cards = s.cards
     while True:
@@ -273,3 +310,43 @@ def step_draw(e: Engine, f: Frame) -> None:
                     push_entries(e, entries)
         if stack[-1] is not f or s.pause:
             return  # lifecycle branches run before the next draw
+
+
+def _draw_batch(e: Engine, data: list[int], limit: int) -> None:
+    """``step_draw``'s draws into the room the hand has, when no status reacts to a draw and no
+    subscriber can look at the battle in between: the same cards in the same order as one by
+    one (Draw's top first; Discard reshuffled in when Draw runs out), each published as drawn.
+    A card with its own On Drawn ends the batch: its branch is queued to run before the next
+    draw. Stops at the count, a full hand, or with both piles empty."""
+    s = e.s
+    hand = s.hand
+    draw = s.draw
+    cards = s.cards
+    hot = e.hot
+    while data[0] > 0 and len(hand) < limit:
+        if not draw:
+            if not s.discard:
+                return
+            reshuffle(e)
+        k = min(data[0], limit - len(hand), len(draw))
+        taken = draw[-k:]
+        taken.reverse()  # the top of Draw is the end of the list
+        n = 0
+        inst = None
+        for uid in taken:
+            inst = cards[uid]
+            inst.pile = Pile.HAND
+            n += 1
+            if hot:
+                e.record(ev.CardDrawn, uid, inst.card_id, PileScope.DRAW, PileScope.HAND)
+            if inst.active.on_drawn is not None:
+                break
+        if n < k:
+            del taken[n:]
+        del draw[len(draw) - n:]
+        hand.extend(taken)
+        s.drawn.extend(taken)
+        data[0] -= n
+        if inst is not None and inst.active.on_drawn is not None:
+            push_entries(e, lifecycle_entries(e, inst, "on_drawn"))
+            return

@@ -14,7 +14,7 @@ from ..enums import ArmorDecayRule, BattlePhase, HandDiscardRule, Keyword, Pile,
 from ..flow.interp import fire_delayed, start_entry
 from ..flow.nodes import RegisterCardHook
 from . import frames as K
-from .cards import move, push_draw, push_entries
+from .cards import draw_at_once, move, push_draw, push_entries
 from .combat import decay_statuses, run_status_entries, set_block, status_entries
 from .hooks import draw_count, energy_per_turn
 from .intents import move_damage, plan_intent, resolve_intents
@@ -51,14 +51,24 @@ def check_end(e: Engine) -> bool:
 
 
 def _armor(e: Engine, u: Unit) -> None:
-    statuses = e.c.statuses
-    if any(statuses[sid].keeps_block for sid in u.statuses):
-        return
+    if u.statuses:
+        statuses = e.c.statuses
+        for sid in u.statuses:
+            if statuses[sid].keeps_block:
+                return
     rule = e.rules.armor_decay
     if rule is ArmorDecayRule.RESET:
         set_block(e, u, 0)
     elif rule is ArmorDecayRule.HALVE:
         set_block(e, u, u.block // 2)
+
+
+def inline_ok(e: Engine, steps: int) -> bool:
+    """May the running step do the work of the next ``steps`` engine steps itself (the frames it
+    would queue and its own resume), counting them as the loop would? Only with no subscriber
+    (nobody looks at the battle between those steps) and when the step guard stops none of
+    them: the loop adds 1 after the running step and checks after each."""
+    return not e.subs and e.s.steps + steps < e.rules.step_limit
 
 
 # ---------------------------------------------------------------- StartBattle
@@ -152,9 +162,19 @@ def step_turn_start(e: Engine, f: Frame) -> None:
         f.pc = 4
         # ... then draw DrawPerTurn cards
         if s.player_turns >= 2:
-            push_draw(e, draw_count(e), automatic=True)
-            if stack[-1] is not f:
-                return
+            count = draw_count(e)
+            if inline_ok(e, 2) and draw_at_once(e, count):
+                # the DRAW step ran here (counted); a card's On Drawn branch was queued under
+                # the DRAW frame's rest, else it is done and this is this frame's resume
+                if stack[-1] is not f:
+                    return
+                s.steps += 1
+                if check_end(e):
+                    return
+            else:
+                push_draw(e, count, automatic=True)
+                if stack[-1] is not f:
+                    return
     # 8. TurnStarted, then PlayerPhase
     stack.pop()
     if e.hot:
@@ -202,8 +222,21 @@ def step_turn_end(e: Engine, f: Frame) -> None:
         f.pc = 3
         # 2b. the hand by the HandDiscardRule (Ethereal, Retain, Discard or Persist)
         if s.hand:
-            stack.append(Frame(K.HAND_END, None, 0, s.hand.copy(), None))
-            return
+            ids = s.hand.copy()
+            if not inline_ok(e, 2):
+                stack.append(Frame(K.HAND_END, None, 0, ids, None))
+                return
+            # the HAND_END step runs here (counted); if a card's lifecycle queued branches,
+            # the HAND_END frame with the cards still to do goes under them, as the loop has it
+            depth = len(stack)
+            done = hand_end(e, ids, 0)
+            s.steps += 1
+            if len(stack) != depth or s.pause:
+                stack.insert(depth, Frame(K.HAND_END, None, done, ids, None))
+                return
+            s.steps += 1  # this frame's resume, which re-reads the battle end
+            if check_end(e):
+                return
     if f.pc == 3:
         f.pc = 4
         # 3. turn-end behaviours of player statuses
@@ -235,18 +268,31 @@ def step_turn_end(e: Engine, f: Frame) -> None:
 
 
 def step_hand_end(e: Engine, f: Frame) -> None:
-    """One card of the turn-end hand: Ethereal exhausts, Retain stays, else the hand rule."""
+    """The turn-end hand (``f.data``: the card ids, ``f.pc``: the next one), see ``hand_end``."""
     s = e.s
-    ids = f.data
+    f.pc = hand_end(e, f.data, f.pc)
+    if s.stack[-1] is f and not s.pause:
+        s.stack.pop()
+
+
+def hand_end(e: Engine, ids: list[int], i: int) -> int:
+    """The turn-end hand from ``ids[i]`` on, one card at a time: Ethereal exhausts, Retain
+    stays, else the hand rule. Returns the index of the next card: after a card whose move
+    queued lifecycle branches (they run before the next card), or ``len(ids)`` when done."""
+    s = e.s
+    stack = s.stack
+    depth = len(stack)
     hand = s.hand
+    cards = s.cards
     persist = s.hand_rule is HandDiscardRule.PERSIST
     # a discard with no branch to run (no On Discard here) is done inline: same effect as move
     having = e.c.entry_statuses.get("on_discard")
     quiet = not having or having.isdisjoint(s.units[0].statuses)
-    while f.pc < len(ids):
-        uid = ids[f.pc]
-        f.pc += 1
-        inst = s.cards.get(uid)
+    n = len(ids)
+    while i < n:
+        uid = ids[i]
+        i += 1
+        inst = cards.get(uid)
         if inst is None or inst.pile is not Pile.HAND:
             continue  # an On Turn End behaviour already moved it
         card = inst.active
@@ -266,9 +312,9 @@ def step_hand_end(e: Engine, f: Frame) -> None:
             continue
         else:
             move(e, inst, PileScope.DISCARD)
-        if s.stack[-1] is not f or s.pause:
-            return  # this card's lifecycle branches run before the next card
-    s.stack.pop()
+        if len(stack) != depth or s.pause:
+            return i  # this card's lifecycle branches run before the next card
+    return n
 
 
 # ---------------------------------------------------------------- EnemyPhase
