@@ -5,7 +5,7 @@ Every change to a pile goes through this module, which also publishes the events
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import events as ev
 from ..content.defs import GameCard
@@ -18,11 +18,29 @@ from .state import CardInstance, Ctx, Frame
 if TYPE_CHECKING:
     from ..engine import Engine
 
+# Enum members read at run time, bound once: on Python 3.11 every ``Pile.HAND`` goes through
+# EnumType.__getattr__'s slow attribute path (about 0.1 us), a module constant does not.
+PILE_DISCARD: Final = Pile.DISCARD
+PILE_DRAW: Final = Pile.DRAW
+PILE_EXHAUST: Final = Pile.EXHAUST
+PILE_HAND: Final = Pile.HAND
+PILE_LIMBO: Final = Pile.LIMBO
+PILE_REMOVED: Final = Pile.REMOVED
+POS_BOTTOM: Final = DrawPilePosition.BOTTOM
+POS_TOP: Final = DrawPilePosition.TOP
+SCOPE_ALL: Final = PileScope.ALL
+SCOPE_DISCARD: Final = PileScope.DISCARD
+SCOPE_DRAW: Final = PileScope.DRAW
+SCOPE_EXHAUST: Final = PileScope.EXHAUST
+SCOPE_HAND: Final = PileScope.HAND
+SCOPE_MASTER: Final = PileScope.MASTER
+
+
 PILE_SCOPE = {
-    Pile.HAND: PileScope.HAND,
-    Pile.DRAW: PileScope.DRAW,
-    Pile.DISCARD: PileScope.DISCARD,
-    Pile.EXHAUST: PileScope.EXHAUST,
+    PILE_HAND: SCOPE_HAND,
+    PILE_DRAW: SCOPE_DRAW,
+    PILE_DISCARD: SCOPE_DISCARD,
+    PILE_EXHAUST: SCOPE_EXHAUST,
 }
 
 
@@ -43,9 +61,9 @@ def new_instance(e: Engine, card: GameCard, upgraded: bool = False, cost_delta: 
 def detach(e: Engine, inst: CardInstance) -> None:
     """Take an instance out of its pile (it is then in flight)."""
     p = inst.pile
-    if p <= Pile.EXHAUST:
+    if p <= PILE_EXHAUST:
         e.s.pile_list(p).remove(inst.uid)
-    inst.pile = Pile.LIMBO
+    inst.pile = PILE_LIMBO
 
 
 def place(e: Engine, inst: CardInstance, pile: Pile,
@@ -53,10 +71,10 @@ def place(e: Engine, inst: CardInstance, pile: Pile,
     """Put an in-flight instance into a pile, with no event (the callers publish)."""
     s = e.s
     inst.pile = pile
-    if pile is Pile.DRAW:
-        if position is DrawPilePosition.TOP:
+    if pile is PILE_DRAW:
+        if position is POS_TOP:
             s.draw.append(inst.uid)
-        elif position is DrawPilePosition.BOTTOM:
+        elif position is POS_BOTTOM:
             s.draw.insert(0, inst.uid)
         else:
             s.draw.insert(s.rng_shuffle.below(len(s.draw) + 1), inst.uid)
@@ -71,7 +89,7 @@ def remove_from_battle(e: Engine, inst: CardInstance) -> None:
     """
     old = inst.pile
     detach(e, inst)
-    inst.pile = Pile.REMOVED
+    inst.pile = PILE_REMOVED
     if e.hot:
         e.record(ev.CardMoved, inst.uid, inst.card_id, scope_of(old), None)
 
@@ -109,9 +127,9 @@ def push_entries(e: Engine, entries: list[tuple[Node, Ctx]]) -> None:
 
 def to_discard(e: Engine, inst: CardInstance, from_pile: Pile) -> None:
     """An in-flight instance goes to Discard through the discard lifecycle."""
-    place(e, inst, Pile.DISCARD)
+    place(e, inst, PILE_DISCARD)
     if e.hot:
-        e.record(ev.CardDiscarded, inst.uid, inst.card_id, scope_of(from_pile), PileScope.DISCARD)
+        e.record(ev.CardDiscarded, inst.uid, inst.card_id, scope_of(from_pile), SCOPE_DISCARD)
     entries = lifecycle_entries(e, inst, "on_discard")
     if entries:
         push_entries(e, entries)
@@ -119,9 +137,9 @@ def to_discard(e: Engine, inst: CardInstance, from_pile: Pile) -> None:
 
 def to_exhaust(e: Engine, inst: CardInstance, from_pile: Pile) -> None:
     """An in-flight instance goes to Exhaust through the exhaust lifecycle."""
-    place(e, inst, Pile.EXHAUST)
+    place(e, inst, PILE_EXHAUST)
     if e.hot:
-        e.record(ev.CardExhausted, inst.uid, inst.card_id, scope_of(from_pile), PileScope.EXHAUST)
+        e.record(ev.CardExhausted, inst.uid, inst.card_id, scope_of(from_pile), SCOPE_EXHAUST)
     entries = lifecycle_entries(e, inst, "on_exhaust")
     if entries:
         push_entries(e, entries)
@@ -130,44 +148,44 @@ def to_exhaust(e: Engine, inst: CardInstance, from_pile: Pile) -> None:
 def to_hand(e: Engine, inst: CardInstance, from_pile: Pile | None) -> None:
     """An in-flight instance enters the hand, or overflows to Discard (with lifecycle) if full."""
     if len(e.s.hand) >= hand_limit(e):
-        to_discard(e, inst, from_pile if from_pile is not None else Pile.LIMBO)
+        to_discard(e, inst, from_pile if from_pile is not None else PILE_LIMBO)
         return
-    place(e, inst, Pile.HAND)
+    place(e, inst, PILE_HAND)
     if e.hot:
         e.record(ev.CardAddedToHand, inst.uid, inst.card_id,
                  scope_of(from_pile) if from_pile is not None else None,
-                 PileScope.HAND)
+                 SCOPE_HAND)
 
 
 def move(e: Engine, inst: CardInstance, target: PileScope,
          position: DrawPilePosition = DrawPilePosition.TOP) -> None:
     """Move an existing instance with the full lifecycle; moving to its own pile is a no-op."""
     old = inst.pile
-    if old is Pile.REMOVED:
+    if old is PILE_REMOVED:
         return  # a card that left the battle stays out of it
-    if target is PileScope.MASTER or target is PileScope.ALL:
+    if target is SCOPE_MASTER or target is SCOPE_ALL:
         remove_from_battle(e, inst)
         return
     if old is _PILE_OF[target]:
         return
     detach(e, inst)
-    if target is PileScope.DISCARD:
+    if target is SCOPE_DISCARD:
         to_discard(e, inst, old)
-    elif target is PileScope.EXHAUST:
+    elif target is SCOPE_EXHAUST:
         to_exhaust(e, inst, old)
-    elif target is PileScope.HAND:
+    elif target is SCOPE_HAND:
         to_hand(e, inst, old)
     else:
-        place(e, inst, Pile.DRAW, position)
+        place(e, inst, PILE_DRAW, position)
         if e.hot:
-            e.record(ev.CardMoved, inst.uid, inst.card_id, scope_of(old), PileScope.DRAW)
+            e.record(ev.CardMoved, inst.uid, inst.card_id, scope_of(old), SCOPE_DRAW)
 
 
 _PILE_OF = {
-    PileScope.HAND: Pile.HAND,
-    PileScope.DRAW: Pile.DRAW,
-    PileScope.DISCARD: Pile.DISCARD,
-    PileScope.EXHAUST: Pile.EXHAUST,
+    SCOPE_HAND: PILE_HAND,
+    SCOPE_DRAW: PILE_DRAW,
+    SCOPE_DISCARD: PILE_DISCARD,
+    SCOPE_EXHAUST: PILE_EXHAUST,
 }
 
 
@@ -175,8 +193,8 @@ def create(e: Engine, card: GameCard, pile: PileScope, position: DrawPilePositio
            upgraded: bool) -> CardInstance:
     """Create a new instance in place (no lifecycle); into a full hand it overflows to Discard."""
     inst = new_instance(e, card, upgraded)
-    if pile is PileScope.HAND:
-        inst.pile = Pile.LIMBO
+    if pile is SCOPE_HAND:
+        inst.pile = PILE_LIMBO
         to_hand(e, inst, None)
         return inst
     target = _PILE_OF.get(pile)
@@ -193,7 +211,7 @@ def reshuffle(e: Engine) -> None:
     """Discard shuffled back into Draw (only when a draw finds Draw empty)."""
     s = e.s
     for uid in s.discard:
-        s.cards[uid].pile = Pile.DRAW
+        s.cards[uid].pile = PILE_DRAW
     s.draw.extend(s.discard)
     s.discard.clear()
     s.rng_shuffle.shuffle(s.draw)
@@ -215,7 +233,7 @@ def take_top(e: Engine) -> CardInstance | None:
             return None
         reshuffle(e)
     inst = s.cards[s.draw.pop()]
-    inst.pile = Pile.LIMBO
+    inst.pile = PILE_LIMBO
     return inst
 
 
@@ -225,13 +243,14 @@ def push_draw(e: Engine, count: int, automatic: bool) -> None:
         e.s.stack.append(Frame(K.DRAW, None, 0, [count, 1 if automatic else 0], None))
 
 
-def draw_at_once(e: Engine, count: int) -> bool:
-    """The turn's automatic draw of ``count`` cards done here, not queued for the loop, when its
-    DRAW step is sure to be ``step_draw``'s batch (no hook may be active, no status reacts to a
-    draw, the hand has room for every card): the same draws, its engine step counted. A card's
-    own On Drawn ends the batch: the DRAW frame with the draws still to do goes under its
-    branch, where the loop has it. False, and nothing done, when it is not sure (or no draw)."""
+def draw_turn_at_once(e: Engine) -> bool:
+    """The turn's automatic draw done here, not queued for the loop, when its DRAW step is sure
+    to be ``step_draw``'s batch: no hook may be active (so the count is DrawPerTurn), no status
+    reacts to a draw, and the hand has room for every card. The same draws; its engine step is
+    counted. A card's own On Drawn ends the batch: the DRAW frame with the draws still to do goes
+    under its branch, where the loop has it. False, and nothing done, when it is not sure."""
     s = e.s
+    count = e.rules.draw_per_turn
     limit = e.rules.max_hand_size
     if count <= 0 or len(s.hand) + count > limit or hooks_possible(e):
         return False
@@ -288,7 +307,7 @@ def step_draw(e: Engine, f: Frame) -> None:
                 stack.pop()
                 return
             data[0] -= 1
-            to_discard(e, inst, Pile.DRAW)  # overflow: not drawn, discarded with lifecycle
+            to_discard(e, inst, PILE_DRAW)  # overflow: not drawn, discarded with lifecycle
         else:
             if draw:
                 inst = cards[draw.pop()]
@@ -298,11 +317,11 @@ def step_draw(e: Engine, f: Frame) -> None:
                     stack.pop()
                     return
             data[0] -= 1
-            inst.pile = Pile.HAND
+            inst.pile = PILE_HAND
             s.hand.append(inst.uid)
             s.drawn.append(inst.uid)
             if e.hot:
-                e.record(ev.CardDrawn, inst.uid, inst.card_id, PileScope.DRAW, PileScope.HAND)
+                e.record(ev.CardDrawn, inst.uid, inst.card_id, SCOPE_DRAW, SCOPE_HAND)
             if inst.active.on_drawn is not None or (
                     status_hooks and not status_hooks.isdisjoint(player.statuses)):
                 entries = lifecycle_entries(e, inst, "on_drawn")
@@ -335,10 +354,10 @@ def _draw_batch(e: Engine, data: list[int], limit: int) -> None:
         inst = None
         for uid in taken:
             inst = cards[uid]
-            inst.pile = Pile.HAND
+            inst.pile = PILE_HAND
             n += 1
             if hot:
-                e.record(ev.CardDrawn, uid, inst.card_id, PileScope.DRAW, PileScope.HAND)
+                e.record(ev.CardDrawn, uid, inst.card_id, SCOPE_DRAW, SCOPE_HAND)
             if inst.active.on_drawn is not None:
                 break
         if n < k:

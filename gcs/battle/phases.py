@@ -7,21 +7,44 @@ Choice, Wait or Gate anywhere holds the queued phase steps too.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import events as ev
 from ..enums import ArmorDecayRule, BattlePhase, HandDiscardRule, Keyword, Pile, PileScope
 from ..flow.interp import fire_delayed, start_entry
 from ..flow.nodes import RegisterCardHook
 from . import frames as K
-from .cards import draw_at_once, move, push_draw, push_entries
-from .combat import decay_statuses, run_status_entries, set_block, status_entries
+from .cards import draw_turn_at_once, move, push_draw, push_entries
+from .combat import decay_statuses, move_damage, run_status_entries, set_block, skips_turn, status_entries
 from .hooks import draw_count, energy_per_turn
-from .intents import move_damage, plan_intent, resolve_intents
+from .intents import plan_intent, resolve_intents
 from .state import ActiveHook, Ctx, Frame, Unit
 
 if TYPE_CHECKING:
     from ..engine import Engine
+
+
+# Enum members read at run time, bound once: on Python 3.11 every ``Pile.HAND`` goes through
+# EnumType.__getattr__'s slow attribute path (about 0.1 us), a module constant does not.
+ARMOR_HALVE: Final = ArmorDecayRule.HALVE
+ARMOR_RESET: Final = ArmorDecayRule.RESET
+HAND_RULE_PERSIST: Final = HandDiscardRule.PERSIST
+KW_ETHEREAL: Final = Keyword.ETHEREAL
+KW_INNATE: Final = Keyword.INNATE
+KW_RETAIN: Final = Keyword.RETAIN
+PHASE_BATTLE_LOST: Final = BattlePhase.BATTLE_LOST
+PHASE_BATTLE_WON: Final = BattlePhase.BATTLE_WON
+PHASE_ENEMY_PHASE: Final = BattlePhase.ENEMY_PHASE
+PHASE_NONE: Final = BattlePhase.NONE
+PHASE_PLAYER_PHASE: Final = BattlePhase.PLAYER_PHASE
+PHASE_PLAYER_TURN_END: Final = BattlePhase.PLAYER_TURN_END
+PHASE_PLAYER_TURN_START: Final = BattlePhase.PLAYER_TURN_START
+PILE_DISCARD: Final = Pile.DISCARD
+PILE_HAND: Final = Pile.HAND
+PILE_REMOVED: Final = Pile.REMOVED
+SCOPE_DISCARD: Final = PileScope.DISCARD
+SCOPE_EXHAUST: Final = PileScope.EXHAUST
+SCOPE_HAND: Final = PileScope.HAND
 
 
 def enter(e: Engine, phase: BattlePhase) -> None:
@@ -57,9 +80,9 @@ def _armor(e: Engine, u: Unit) -> None:
             if statuses[sid].keeps_block:
                 return
     rule = e.rules.armor_decay
-    if rule is ArmorDecayRule.RESET:
+    if rule is ARMOR_RESET:
         set_block(e, u, 0)
-    elif rule is ArmorDecayRule.HALVE:
+    elif rule is ARMOR_HALVE:
         set_block(e, u, u.block // 2)
 
 
@@ -80,7 +103,7 @@ def step_start(e: Engine, f: Frame) -> None:
         # 1-3 ran in start_battle (clear, create units, build and shuffle the draw pile).
         # 4. Innate cards first (moved to the top in master-deck order: the first Innate
         #    card of the deck is drawn first), then the opening draw.
-        innate = sorted(u for u in s.draw if Keyword.INNATE in s.cards[u].active.keywords)
+        innate = sorted(u for u in s.draw if KW_INNATE in s.cards[u].active.keywords)
         if innate:
             chosen = set(innate)
             s.draw[:] = [u for u in s.draw if u not in chosen] + innate[::-1]
@@ -116,7 +139,7 @@ def step_turn_start(e: Engine, f: Frame) -> None:
     player = s.units[0]
     if f.pc == 0:
         f.pc = 1
-        enter(e, BattlePhase.PLAYER_TURN_START)
+        enter(e, PHASE_PLAYER_TURN_START)
         s.player_turns += 1
         # 1. remove expired Card Hooks with Scope = Turns
         if s.hooks:
@@ -131,7 +154,8 @@ def step_turn_start(e: Engine, f: Frame) -> None:
         # 3. this turn's energy (refilled, not added)
         s.energy = energy_per_turn(e)
         # 4. delayed triggers scheduled for PlayerTurnStart
-        fire_delayed(e, "player_turn_start", s.player_turns)
+        if s.delayed:
+            fire_delayed(e, "player_turn_start", s.player_turns)
         if stack[-1] is not f or s.pause:
             return
     if f.pc == 1:
@@ -162,8 +186,7 @@ def step_turn_start(e: Engine, f: Frame) -> None:
         f.pc = 4
         # ... then draw DrawPerTurn cards
         if s.player_turns >= 2:
-            count = draw_count(e)
-            if inline_ok(e, 2) and draw_at_once(e, count):
+            if inline_ok(e, 2) and draw_turn_at_once(e):
                 # the DRAW step ran here (counted); a card's On Drawn branch was queued under
                 # the DRAW frame's rest, else it is done and this is this frame's resume
                 if stack[-1] is not f:
@@ -172,14 +195,14 @@ def step_turn_start(e: Engine, f: Frame) -> None:
                 if check_end(e):
                     return
             else:
-                push_draw(e, count, automatic=True)
+                push_draw(e, draw_count(e), automatic=True)
                 if stack[-1] is not f:
                     return
     # 8. TurnStarted, then PlayerPhase
     stack.pop()
     if e.hot:
         e.record(ev.TurnStarted, s.turn)
-    enter(e, BattlePhase.PLAYER_PHASE)
+    enter(e, PHASE_PLAYER_PHASE)
     if s.end_turn:
         s.end_turn = False
         push_turn_end(e)
@@ -199,7 +222,7 @@ def step_turn_end(e: Engine, f: Frame) -> None:
     player = s.units[0]
     if f.pc == 0:
         f.pc = 1
-        enter(e, BattlePhase.PLAYER_TURN_END)
+        enter(e, PHASE_PLAYER_TURN_END)
         # 1. DiscardPhase and its status behaviours
         if e.hot:
             e.record(ev.DiscardPhase, s.turn)
@@ -247,13 +270,14 @@ def step_turn_end(e: Engine, f: Frame) -> None:
         f.pc = 5
         # 4. status decay, temporary cost rules, delayed triggers for PlayerTurnEnd
         decay_statuses(e, player)
-        for uid, inst in s.cards.items():  # uid order: instances are created in that order
-            if inst.turn_delta or inst.turn_set is not None:
-                inst.turn_delta = 0
-                inst.turn_set = None
-                if e.hot:
-                    e.record(ev.CardModified, uid, inst.card_id, "cost", inst.upgraded)
-        fire_delayed(e, "player_turn_end", s.player_turns)
+        # (uid order: instances are created in that order)
+        for inst in [c for c in s.cards.values() if c.turn_delta or c.turn_set is not None]:
+            inst.turn_delta = 0
+            inst.turn_set = None
+            if e.hot:
+                e.record(ev.CardModified, inst.uid, inst.card_id, "cost", inst.upgraded)
+        if s.delayed:
+            fire_delayed(e, "player_turn_end", s.player_turns)
         if stack[-1] is not f or s.pause:
             return
     # 5. TurnEnded; 6. an extra turn goes back to PlayerTurnStart, else EnemyPhase
@@ -284,37 +308,39 @@ def hand_end(e: Engine, ids: list[int], i: int) -> int:
     depth = len(stack)
     hand = s.hand
     cards = s.cards
-    persist = s.hand_rule is HandDiscardRule.PERSIST
+    persist = s.hand_rule is HAND_RULE_PERSIST
     # a discard with no branch to run (no On Discard here) is done inline: same effect as move
     having = e.c.entry_statuses.get("on_discard")
     quiet = not having or having.isdisjoint(s.units[0].statuses)
+    discard = s.discard
+    hot = e.hot
     n = len(ids)
-    while i < n:
-        uid = ids[i]
-        i += 1
+    for j in range(i, n):
+        uid = ids[j]
         inst = cards.get(uid)
-        if inst is None or inst.pile is not Pile.HAND:
+        if inst is None or inst.pile is not PILE_HAND:
             continue  # an On Turn End behaviour already moved it
         card = inst.active
         kw = card.keywords
-        if Keyword.ETHEREAL in kw:
-            move(e, inst, PileScope.EXHAUST)
-        elif persist or Keyword.RETAIN in kw:
-            if e.hot:
-                e.record(ev.CardRetained, uid, inst.card_id, PileScope.HAND, PileScope.HAND)
+        if KW_ETHEREAL in kw:
+            move(e, inst, SCOPE_EXHAUST)
+        elif persist or KW_RETAIN in kw:
+            if hot:
+                e.record(ev.CardRetained, uid, inst.card_id, SCOPE_HAND, SCOPE_HAND)
             continue
         elif quiet and card.on_discard is None:
             hand.remove(uid)
-            inst.pile = Pile.DISCARD
-            s.discard.append(uid)
-            if e.hot:
-                e.record(ev.CardDiscarded, uid, inst.card_id, PileScope.HAND, PileScope.DISCARD)
+            inst.pile = PILE_DISCARD
+            discard.append(uid)
+            if hot:
+                e.record(ev.CardDiscarded, uid, inst.card_id, SCOPE_HAND, SCOPE_DISCARD)
             continue
         else:
-            move(e, inst, PileScope.DISCARD)
+            move(e, inst, SCOPE_DISCARD)
         if len(stack) != depth or s.pause:
-            return i  # this card's lifecycle branches run before the next card
+            return j + 1  # this card's lifecycle branches run before the next card
     return n
+
 
 
 # ---------------------------------------------------------------- EnemyPhase
@@ -350,7 +376,7 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
     """
     s = e.s
     if f.data is None:
-        enter(e, BattlePhase.ENEMY_PHASE)
+        enter(e, PHASE_ENEMY_PHASE)
         f.data = [[u.uid for u in s.units[1:]], []]
     elif check_end(e):
         return
@@ -368,7 +394,8 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
     if pc == n:
         # 5. delayed triggers for the end of EnemyPhase
         f.pc += 1
-        fire_delayed(e, "enemy_phase_end", s.turn)
+        if s.delayed:
+            fire_delayed(e, "enemy_phase_end", s.turn)
         if s.stack[-1] is not f or s.pause:
             return
     # 6. the end of the round: statuses that decay at the round's end (the player's, then
@@ -411,8 +438,7 @@ def step_enemy_turn(e: Engine, f: Frame) -> None:
     if f.pc == 1:
         f.pc = 2
         # 2. control statuses: a skipped turn keeps the planned intent for the next round
-        statuses = e.c.statuses
-        if any(statuses[sid].skip_turn for sid in u.statuses):
+        if skips_turn(e, u):
             _keep_intent(stack[-2], u.uid)
         else:
             # 3. the planned Intent Behavior
@@ -486,7 +512,7 @@ def step_won(e: Engine, f: Frame) -> None:
     pc = f.pc
     f.pc += 1
     if pc == 0:
-        enter(e, BattlePhase.BATTLE_WON)
+        enter(e, PHASE_BATTLE_WON)
         # 1. every battle-end status branch (and its deferred resumes) completes first
         _battle_end_branches(e)
     else:
@@ -502,7 +528,7 @@ def step_lost(e: Engine, f: Frame) -> None:
     pc = f.pc
     f.pc += 1
     if pc == 0:
-        enter(e, BattlePhase.BATTLE_LOST)
+        enter(e, PHASE_BATTLE_LOST)
         _battle_end_branches(e)
     else:
         e.s.stack.pop()
@@ -528,7 +554,7 @@ def finish_battle(e: Engine, won: bool, reward: str | None = None) -> None:
                  tuple(u.hp for u in s.units[1:]), reward)
     s.active = False
     for inst in s.cards.values():
-        inst.pile = Pile.REMOVED
+        inst.pile = PILE_REMOVED
     s.cards = {}
     s.hand, s.draw, s.discard, s.exhaust = [], [], [], []
     s.played, s.drawn = [], []
@@ -536,4 +562,4 @@ def finish_battle(e: Engine, won: bool, reward: str | None = None) -> None:
     s.delayed = []
     s.end_turn = False
     s.extra_turns = 0
-    enter(e, BattlePhase.NONE)
+    enter(e, PHASE_NONE)
