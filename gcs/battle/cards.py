@@ -341,7 +341,6 @@ def _draw_batch(e: Engine, data: list[int], limit: int) -> None:
     hand = s.hand
     draw = s.draw
     cards = s.cards
-    hot = e.hot
     while data[0] > 0 and len(hand) < limit:
         if not draw:
             if not s.discard:
@@ -350,22 +349,21 @@ def _draw_batch(e: Engine, data: list[int], limit: int) -> None:
         k = min(data[0], limit - len(hand), len(draw))
         taken = draw[-k:]
         taken.reverse()  # the top of Draw is the end of the list
-        n = 0
-        inst = None
+        own = None  # the first card with its own On Drawn: the last one of this batch
         for uid in taken:
             inst = cards[uid]
             inst.pile = PILE_HAND
-            n += 1
-            if hot:
-                e.record(ev.CardDrawn, uid, inst.card_id, SCOPE_DRAW, SCOPE_HAND)
             if inst.active.on_drawn is not None:
+                own = inst
+                del taken[taken.index(uid) + 1:]
                 break
-        if n < k:
-            del taken[n:]
-        del draw[len(draw) - n:]
+        del draw[len(draw) - len(taken):]
         hand.extend(taken)
         s.drawn.extend(taken)
-        data[0] -= n
-        if inst is not None and inst.active.on_drawn is not None:
-            push_entries(e, lifecycle_entries(e, inst, "on_drawn"))
+        data[0] -= len(taken)
+        if e.hot:
+            for uid in taken:
+                e.record(ev.CardDrawn, uid, cards[uid].card_id, SCOPE_DRAW, SCOPE_HAND)
+        if own is not None:
+            push_entries(e, lifecycle_entries(e, own, "on_drawn"))
             return

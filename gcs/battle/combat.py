@@ -78,7 +78,8 @@ def skips_turn(e: Engine, u: Unit) -> bool:
     if not u.statuses:
         return False
     statuses = e.c.statuses
-    for sid in u.statuses:
+    # a loop, not any(generator): this runs for every enemy turn and intent
+    for sid in u.statuses:  # noqa: SIM110
         if statuses[sid].skip_turn:
             return True
     return False
@@ -355,14 +356,11 @@ def decay_statuses(e: Engine, u: Unit, moment: str = "turn_end",
     if not u.statuses:
         return
     statuses = e.c.statuses
-    # (decaying one status changes no other: the ones that decay now are known at once)
-    due = [sid for sid in u.statuses
-           if statuses[sid].decay_at == moment and statuses[sid].decay is not DECAY_NONE]
-    for sid in due:
-        if skip and [u.uid, sid] in skip:
-            continue
+    for sid in list(u.statuses):
         sd = statuses[sid]
         d = sd.decay
+        if d is DECAY_NONE or sd.decay_at != moment or (skip and [u.uid, sid] in skip):
+            continue
         if d is DECAY_MINUS_ONE:
             n = u.statuses.get(sid, 0)
             apply_status(e, u, sid, -1 if n > 0 else 1)

@@ -315,6 +315,17 @@ def hand_end(e: Engine, ids: list[int], i: int) -> int:
     discard = s.discard
     hot = e.hot
     n = len(ids)
+    if i == 0 and quiet and not persist and not e.subs and ids == hand and _plain(e, ids):
+        # the usual hand: every card goes to Discard with no branch to run (the inline discard
+        # below, for all of them at once, in hand order; no subscriber looks in between)
+        for uid in ids:
+            cards[uid].pile = PILE_DISCARD
+        discard.extend(ids)
+        hand.clear()
+        if hot:
+            for uid in ids:
+                e.record(ev.CardDiscarded, uid, cards[uid].card_id, SCOPE_HAND, SCOPE_DISCARD)
+        return n
     for j in range(i, n):
         uid = ids[j]
         inst = cards.get(uid)
@@ -341,6 +352,18 @@ def hand_end(e: Engine, ids: list[int], i: int) -> int:
             return j + 1  # this card's lifecycle branches run before the next card
     return n
 
+
+def _plain(e: Engine, ids: list[int]) -> bool:
+    """No card of ``ids`` is Ethereal or Retain or has its own On Discard."""
+    cards = e.s.cards
+    for uid in ids:
+        card = cards[uid].active
+        if card.on_discard is not None or not _ETHEREAL_RETAIN.isdisjoint(card.keywords):
+            return False
+    return True
+
+
+_ETHEREAL_RETAIN: Final = frozenset((KW_ETHEREAL, KW_RETAIN))
 
 
 # ---------------------------------------------------------------- EnemyPhase
