@@ -5,7 +5,8 @@ inside their phase step (their engine steps counted as the loop counts them), dr
 hand's room go in one batch, a plain hand is discarded at once. A subscriber (nobody may look
 at the battle half-way through a shortcut) makes every step run frame by frame, so a game with
 a no-op subscriber is the slow twin of the same game without one: after every decision both
-must have the same state (the step count included) and the same event log.
+must have the same state (the step count included) and the same event log. Legal actions'
+inlined cost check is checked against the play gate it stands for.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import gcs
 from gcs import engine
 from gcs import events as ev
 from gcs.battle import frames as K
+from gcs.battle.hooks import hooks_possible
+from gcs.battle.play import card_gate, playable_in_hand
 from gcs.content.db import Content
 from gcs.content.defs import EncounterDef, StatusDef
 from gcs.enums import HandDiscardRule, Keyword
@@ -50,6 +53,9 @@ LIFECYCLE = (
     card("drain", 0, on_play=N.RemoveStatus("reactor", PLAYER)),
     card("fetch", 0, on_play=N.DrawCards(3)),
     card("cheapen", 0, on_play=N.ModifyCost(CardSel("hand"), -1, duration="turn")),
+    card("slash", 0, on_play=N.ModifyCost(CardSel("hand"), -3, duration="battle")),
+    card("fix_cost", 0, on_play=N.ModifyCost(CardSel("hand"), set_to=2, duration="turn")),
+    card("free_now", 0, on_play=N.ModifyCost(CardSel("draw"), set_to=0, duration="battle")),
     card("again", 1, on_play=N.ExtraTurn()),
     card("later", 1, on_play=seq(N.WaitUntil("player_turn_start"), mark(9))),
     card("enemy_later", 1, on_play=seq(N.WaitUntil("enemy_phase_end"), N.DrawCards(1))),
@@ -252,3 +258,28 @@ def test_a_retained_or_kept_hand_is_not_discarded_at_once() -> None:
         assert fast.event_log == slow.event_log
         retained = [x for x in fast.event_log if isinstance(x, ev.CardRetained)]
         assert len(retained) == kept
+
+
+def test_playable_in_hand_agrees_with_the_play_gate() -> None:
+    """Legal actions' inlined cost check (no hook possible) and the hooked one give what the
+    play gate (``card_gate``, through ``effective_cost``) says, for every hand card seen."""
+    content = _content()
+    rng = random.Random(3)
+    checked = {True: 0, False: 0}
+    for i, deck in enumerate(_decks(rng, content)):
+        g = gcs.Game(content, seed=i)
+        g.set_master_deck([*deck, "cheapen", "slash", "fix_cost", "free_now", "more_draw"])
+        g.start_battle("jaw_worm")
+        pol = RandomPolicy(i)
+        for _ in range(60):
+            legal = g.legal_actions()
+            if not legal:
+                break
+            e = g._e
+            if g.phase is gcs.BattlePhase.PLAYER_PHASE and not g.is_waiting:
+                hooks = hooks_possible(e)
+                for inst in g.hand():
+                    assert playable_in_hand(e, inst, hooks) == (card_gate(e, inst) is None)
+                    checked[hooks] += 1
+            g.apply(pol(g, legal))
+    assert checked[True] > 50 and checked[False] > 50

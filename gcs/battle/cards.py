@@ -61,7 +61,9 @@ def new_instance(e: Engine, card: GameCard, upgraded: bool = False, cost_delta: 
 def detach(e: Engine, inst: CardInstance) -> None:
     """Take an instance out of its pile (it is then in flight)."""
     p = inst.pile
-    if p <= PILE_EXHAUST:
+    if p is PILE_HAND:
+        e.s.hand.remove(inst.uid)  # (the usual one: a played card)
+    elif p <= PILE_EXHAUST:
         e.s.pile_list(p).remove(inst.uid)
     inst.pile = PILE_LIMBO
 

@@ -59,12 +59,12 @@ def enter(e: Engine, phase: BattlePhase) -> None:
 
 def check_end(e: Engine) -> bool:
     """Re-read the battlefield; if the battle is decided, commit BattleWon or BattleLost."""
-    s = e.s
-    units = s.units
+    units = e.s.units
     if units[0].alive:
-        for u in units:
-            if u.alive and u.uid:
+        for u in units[1:]:
+            if u.alive:
                 return False
+    s = e.s
     won = units[0].alive
     s.stack.clear()
     s.delayed.clear()

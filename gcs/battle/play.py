@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from .. import events as ev
-from ..content.defs import GameCard
 from ..enums import Keyword, Pile, PileScope, TargetMode
 from ..errors import NotInBattleError
 from ..flow.interp import register_hook, start_entry
@@ -90,9 +89,19 @@ def playable_in_hand(e: Engine, inst: CardInstance, hooks: bool) -> bool:
     card = inst.active
     if KW_UNPLAYABLE in card.keywords:
         return False
-    if hooks and not playable_by_hooks(e, inst):
-        return False
-    return card.x_cost or effective_cost(e, inst, hooks) <= e.s.energy
+    if card.x_cost:
+        return not hooks or playable_by_hooks(e, inst)
+    if hooks:
+        return playable_by_hooks(e, inst) and effective_cost(e, inst, True) <= e.s.energy
+    # effective_cost with no hook possible, inlined: the same modifiers in the same order
+    cost = card.cost + inst.cost_delta
+    if inst.battle_set is not None:
+        cost = inst.battle_set
+    cost += inst.battle_delta
+    if inst.turn_set is not None:
+        cost = inst.turn_set
+    cost += inst.turn_delta
+    return (cost if cost > 0 else 0) <= e.s.energy
 
 
 def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None = None,
@@ -166,9 +175,10 @@ def step_play(e: Engine, f: Frame) -> None:
     if f.pc == 0:
         # 3. the card's On Play behaviour
         f.pc = 1
-        card = ctx_card(e, uid)
-        if card is not None and card.on_play is not None:
-            start_entry(e, card.on_play, ctx)
+        inst = s.cards.get(uid)
+        node = None if inst is None else inst.active.on_play
+        if node is not None:
+            start_entry(e, node, ctx)
             if stack[-1] is not f or s.pause:
                 return
     if f.pc == 1:
@@ -230,8 +240,3 @@ def _status_on_play(e: Engine, ctx: Ctx, uid: int) -> bool:
         push_entries(e, entries)
         return True
     return False
-
-
-def ctx_card(e: Engine, uid: int) -> GameCard | None:
-    inst = e.s.cards.get(uid)
-    return None if inst is None else inst.active
