@@ -18,6 +18,7 @@ from .cards import draw_turn_at_once, move, push_draw, push_entries
 from .combat import decay_statuses, move_damage, run_status_entries, set_block, skips_turn, status_entries
 from .hooks import draw_count, energy_per_turn
 from .intents import plan_intent, resolve_intents
+from .rewards import offer_rewards
 from .state import ActiveHook, Ctx, Frame, Unit
 
 if TYPE_CHECKING:
@@ -541,8 +542,6 @@ def step_won(e: Engine, f: Frame) -> None:
     else:
         # 2. reward candidates; 3. BattleRewardOffered; waiting until apply/skip
         e.s.stack.pop()
-        from .rewards import offer_rewards
-
         offer_rewards(e)
 
 
