@@ -80,6 +80,8 @@ def place(e: Engine, inst: CardInstance, pile: Pile,
             s.draw.insert(0, inst.uid)
         else:
             s.draw.insert(s.rng_shuffle.below(len(s.draw) + 1), inst.uid)
+    elif pile is PILE_DISCARD:
+        s.discard.append(inst.uid)  # (the usual one: a played card)
     else:
         s.pile_list(pile).append(inst.uid)
 
