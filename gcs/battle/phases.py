@@ -3,6 +3,11 @@
 Each phase is a frame whose ``pc`` is the next step. A step that queues work (behaviour
 entries, draws) returns; the loop runs that work, then comes back for the next step. So a
 Choice, Wait or Gate anywhere holds the queued phase steps too.
+
+When nobody can look in between (``inline_ok``), EndPlayerTurn step 2b runs the turn-end hand
+and PlayerTurnStart step 7 the turn's draw inside their own step, counting the engine steps of
+the frames they would have queued; a lifecycle branch queued on the way gets that frame put
+under it, where the loop would have it (tests/test_speed_turns.py plays both ways).
 """
 
 from __future__ import annotations
