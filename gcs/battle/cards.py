@@ -5,7 +5,7 @@ Every change to a pile goes through this module, which also publishes the events
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import events as ev
 from ..content.defs import GameCard
@@ -18,11 +18,29 @@ from .state import CardInstance, Ctx, Frame
 if TYPE_CHECKING:
     from ..engine import Engine
 
+# Enum members read at run time, bound once: on Python 3.11 every ``Pile.HAND`` goes through
+# EnumType.__getattr__'s slow attribute path (about 0.1 us), a module constant does not.
+PILE_DISCARD: Final = Pile.DISCARD
+PILE_DRAW: Final = Pile.DRAW
+PILE_EXHAUST: Final = Pile.EXHAUST
+PILE_HAND: Final = Pile.HAND
+PILE_LIMBO: Final = Pile.LIMBO
+PILE_REMOVED: Final = Pile.REMOVED
+POS_BOTTOM: Final = DrawPilePosition.BOTTOM
+POS_TOP: Final = DrawPilePosition.TOP
+SCOPE_ALL: Final = PileScope.ALL
+SCOPE_DISCARD: Final = PileScope.DISCARD
+SCOPE_DRAW: Final = PileScope.DRAW
+SCOPE_EXHAUST: Final = PileScope.EXHAUST
+SCOPE_HAND: Final = PileScope.HAND
+SCOPE_MASTER: Final = PileScope.MASTER
+
+
 PILE_SCOPE = {
-    Pile.HAND: PileScope.HAND,
-    Pile.DRAW: PileScope.DRAW,
-    Pile.DISCARD: PileScope.DISCARD,
-    Pile.EXHAUST: PileScope.EXHAUST,
+    PILE_HAND: SCOPE_HAND,
+    PILE_DRAW: SCOPE_DRAW,
+    PILE_DISCARD: SCOPE_DISCARD,
+    PILE_EXHAUST: SCOPE_EXHAUST,
 }
 
 
@@ -43,9 +61,11 @@ def new_instance(e: Engine, card: GameCard, upgraded: bool = False, cost_delta: 
 def detach(e: Engine, inst: CardInstance) -> None:
     """Take an instance out of its pile (it is then in flight)."""
     p = inst.pile
-    if p <= Pile.EXHAUST:
+    if p is PILE_HAND:
+        e.s.hand.remove(inst.uid)  # (the usual one: a played card)
+    elif p <= PILE_EXHAUST:
         e.s.pile_list(p).remove(inst.uid)
-    inst.pile = Pile.LIMBO
+    inst.pile = PILE_LIMBO
 
 
 def place(e: Engine, inst: CardInstance, pile: Pile,
@@ -53,13 +73,15 @@ def place(e: Engine, inst: CardInstance, pile: Pile,
     """Put an in-flight instance into a pile, with no event (the callers publish)."""
     s = e.s
     inst.pile = pile
-    if pile is Pile.DRAW:
-        if position is DrawPilePosition.TOP:
+    if pile is PILE_DRAW:
+        if position is POS_TOP:
             s.draw.append(inst.uid)
-        elif position is DrawPilePosition.BOTTOM:
+        elif position is POS_BOTTOM:
             s.draw.insert(0, inst.uid)
         else:
             s.draw.insert(s.rng_shuffle.below(len(s.draw) + 1), inst.uid)
+    elif pile is PILE_DISCARD:
+        s.discard.append(inst.uid)  # (the usual one: a played card)
     else:
         s.pile_list(pile).append(inst.uid)
 
@@ -71,7 +93,7 @@ def remove_from_battle(e: Engine, inst: CardInstance) -> None:
     """
     old = inst.pile
     detach(e, inst)
-    inst.pile = Pile.REMOVED
+    inst.pile = PILE_REMOVED
     if e.hot:
         e.record(ev.CardMoved, inst.uid, inst.card_id, scope_of(old), None)
 
@@ -109,9 +131,9 @@ def push_entries(e: Engine, entries: list[tuple[Node, Ctx]]) -> None:
 
 def to_discard(e: Engine, inst: CardInstance, from_pile: Pile) -> None:
     """An in-flight instance goes to Discard through the discard lifecycle."""
-    place(e, inst, Pile.DISCARD)
+    place(e, inst, PILE_DISCARD)
     if e.hot:
-        e.record(ev.CardDiscarded, inst.uid, inst.card_id, scope_of(from_pile), PileScope.DISCARD)
+        e.record(ev.CardDiscarded, inst.uid, inst.card_id, scope_of(from_pile), SCOPE_DISCARD)
     entries = lifecycle_entries(e, inst, "on_discard")
     if entries:
         push_entries(e, entries)
@@ -119,9 +141,9 @@ def to_discard(e: Engine, inst: CardInstance, from_pile: Pile) -> None:
 
 def to_exhaust(e: Engine, inst: CardInstance, from_pile: Pile) -> None:
     """An in-flight instance goes to Exhaust through the exhaust lifecycle."""
-    place(e, inst, Pile.EXHAUST)
+    place(e, inst, PILE_EXHAUST)
     if e.hot:
-        e.record(ev.CardExhausted, inst.uid, inst.card_id, scope_of(from_pile), PileScope.EXHAUST)
+        e.record(ev.CardExhausted, inst.uid, inst.card_id, scope_of(from_pile), SCOPE_EXHAUST)
     entries = lifecycle_entries(e, inst, "on_exhaust")
     if entries:
         push_entries(e, entries)
@@ -130,44 +152,44 @@ def to_exhaust(e: Engine, inst: CardInstance, from_pile: Pile) -> None:
 def to_hand(e: Engine, inst: CardInstance, from_pile: Pile | None) -> None:
     """An in-flight instance enters the hand, or overflows to Discard (with lifecycle) if full."""
     if len(e.s.hand) >= hand_limit(e):
-        to_discard(e, inst, from_pile if from_pile is not None else Pile.LIMBO)
+        to_discard(e, inst, from_pile if from_pile is not None else PILE_LIMBO)
         return
-    place(e, inst, Pile.HAND)
+    place(e, inst, PILE_HAND)
     if e.hot:
         e.record(ev.CardAddedToHand, inst.uid, inst.card_id,
                  scope_of(from_pile) if from_pile is not None else None,
-                 PileScope.HAND)
+                 SCOPE_HAND)
 
 
 def move(e: Engine, inst: CardInstance, target: PileScope,
          position: DrawPilePosition = DrawPilePosition.TOP) -> None:
     """Move an existing instance with the full lifecycle; moving to its own pile is a no-op."""
     old = inst.pile
-    if old is Pile.REMOVED:
+    if old is PILE_REMOVED:
         return  # a card that left the battle stays out of it
-    if target is PileScope.MASTER or target is PileScope.ALL:
+    if target is SCOPE_MASTER or target is SCOPE_ALL:
         remove_from_battle(e, inst)
         return
     if old is _PILE_OF[target]:
         return
     detach(e, inst)
-    if target is PileScope.DISCARD:
+    if target is SCOPE_DISCARD:
         to_discard(e, inst, old)
-    elif target is PileScope.EXHAUST:
+    elif target is SCOPE_EXHAUST:
         to_exhaust(e, inst, old)
-    elif target is PileScope.HAND:
+    elif target is SCOPE_HAND:
         to_hand(e, inst, old)
     else:
-        place(e, inst, Pile.DRAW, position)
+        place(e, inst, PILE_DRAW, position)
         if e.hot:
-            e.record(ev.CardMoved, inst.uid, inst.card_id, scope_of(old), PileScope.DRAW)
+            e.record(ev.CardMoved, inst.uid, inst.card_id, scope_of(old), SCOPE_DRAW)
 
 
 _PILE_OF = {
-    PileScope.HAND: Pile.HAND,
-    PileScope.DRAW: Pile.DRAW,
-    PileScope.DISCARD: Pile.DISCARD,
-    PileScope.EXHAUST: Pile.EXHAUST,
+    SCOPE_HAND: PILE_HAND,
+    SCOPE_DRAW: PILE_DRAW,
+    SCOPE_DISCARD: PILE_DISCARD,
+    SCOPE_EXHAUST: PILE_EXHAUST,
 }
 
 
@@ -175,8 +197,8 @@ def create(e: Engine, card: GameCard, pile: PileScope, position: DrawPilePositio
            upgraded: bool) -> CardInstance:
     """Create a new instance in place (no lifecycle); into a full hand it overflows to Discard."""
     inst = new_instance(e, card, upgraded)
-    if pile is PileScope.HAND:
-        inst.pile = Pile.LIMBO
+    if pile is SCOPE_HAND:
+        inst.pile = PILE_LIMBO
         to_hand(e, inst, None)
         return inst
     target = _PILE_OF.get(pile)
@@ -193,7 +215,7 @@ def reshuffle(e: Engine) -> None:
     """Discard shuffled back into Draw (only when a draw finds Draw empty)."""
     s = e.s
     for uid in s.discard:
-        s.cards[uid].pile = Pile.DRAW
+        s.cards[uid].pile = PILE_DRAW
     s.draw.extend(s.discard)
     s.discard.clear()
     s.rng_shuffle.shuffle(s.draw)
@@ -215,7 +237,7 @@ def take_top(e: Engine) -> CardInstance | None:
             return None
         reshuffle(e)
     inst = s.cards[s.draw.pop()]
-    inst.pile = Pile.LIMBO
+    inst.pile = PILE_LIMBO
     return inst
 
 
@@ -225,16 +247,54 @@ def push_draw(e: Engine, count: int, automatic: bool) -> None:
         e.s.stack.append(Frame(K.DRAW, None, 0, [count, 1 if automatic else 0], None))
 
 
+def draw_turn_at_once(e: Engine) -> bool:
+    """The turn's automatic draw done here, not queued for the loop, when its DRAW step is sure
+    to be ``step_draw``'s batch: no hook may be active (so the count is DrawPerTurn), no status
+    reacts to a draw, and the hand has room for every card. The same draws; its engine step is
+    counted. A card's own On Drawn ends the batch: the DRAW frame with the draws still to do goes
+    under its branch, where the loop has it. False, and nothing done, when it is not sure."""
+    s = e.s
+    count = e.rules.draw_per_turn
+    limit = e.rules.max_hand_size
+    if count <= 0 or len(s.hand) + count > limit or hooks_possible(e):
+        return False
+    status_hooks = e.c.entry_statuses.get("on_drawn")
+    if status_hooks and not status_hooks.isdisjoint(s.units[0].statuses):
+        return False
+    stack = s.stack
+    depth = len(stack)
+    data = [count, 1]
+    _draw_batch(e, data, limit)
+    s.steps += 1
+    if len(stack) != depth:
+        stack.insert(depth, Frame(K.DRAW, None, 0, data, None))
+    return True
+
+
 def step_draw(e: Engine, f: Frame) -> None:
     """Draw cards one by one; each card's On Drawn branches complete before the next draw."""
     s = e.s
     data = f.data
     stack = s.stack
     automatic = data[1] == 1
-    limit = hand_limit(e)
-    forbidden = hooks_possible(e) and draws_forbidden(e)
+    hooks = hooks_possible(e)
+    if hooks:
+        limit = hand_size(e)
+        forbidden = draws_forbidden(e)
+    else:
+        limit = e.rules.max_hand_size
+        forbidden = False
     player = s.units[0]
     status_hooks = e.c.entry_statuses.get("on_drawn")
+    if not forbidden and not e.subs and (
+            not status_hooks or status_hooks.isdisjoint(player.statuses)):
+        # the same draws at once: no status reacts to a draw, and nothing can add one or look
+        # at the battle before a card's own On Drawn runs (that ends the batch)
+        _draw_batch(e, data, limit)
+        if stack[-1] is not f or len(s.hand) < limit or data[0] <= 0:
+            if stack[-1] is f:
+                stack.pop()  # done: the count is drawn, or both piles are empty
+            return
     draw = s.draw
     cards = s.cards
     while True:
@@ -251,7 +311,7 @@ def step_draw(e: Engine, f: Frame) -> None:
                 stack.pop()
                 return
             data[0] -= 1
-            to_discard(e, inst, Pile.DRAW)  # overflow: not drawn, discarded with lifecycle
+            to_discard(e, inst, PILE_DRAW)  # overflow: not drawn, discarded with lifecycle
         else:
             if draw:
                 inst = cards[draw.pop()]
@@ -261,11 +321,11 @@ def step_draw(e: Engine, f: Frame) -> None:
                     stack.pop()
                     return
             data[0] -= 1
-            inst.pile = Pile.HAND
+            inst.pile = PILE_HAND
             s.hand.append(inst.uid)
             s.drawn.append(inst.uid)
             if e.hot:
-                e.record(ev.CardDrawn, inst.uid, inst.card_id, PileScope.DRAW, PileScope.HAND)
+                e.record(ev.CardDrawn, inst.uid, inst.card_id, SCOPE_DRAW, SCOPE_HAND)
             if inst.active.on_drawn is not None or (
                     status_hooks and not status_hooks.isdisjoint(player.statuses)):
                 entries = lifecycle_entries(e, inst, "on_drawn")
@@ -273,3 +333,41 @@ def step_draw(e: Engine, f: Frame) -> None:
                     push_entries(e, entries)
         if stack[-1] is not f or s.pause:
             return  # lifecycle branches run before the next draw
+
+
+def _draw_batch(e: Engine, data: list[int], limit: int) -> None:
+    """``step_draw``'s draws into the room the hand has, when no status reacts to a draw and no
+    subscriber can look at the battle in between: the same cards in the same order as one by
+    one (Draw's top first; Discard reshuffled in when Draw runs out), each published as drawn.
+    A card with its own On Drawn ends the batch: its branch is queued to run before the next
+    draw. Stops at the count, a full hand, or with both piles empty."""
+    s = e.s
+    hand = s.hand
+    draw = s.draw
+    cards = s.cards
+    while data[0] > 0 and len(hand) < limit:
+        if not draw:
+            if not s.discard:
+                return
+            reshuffle(e)
+        k = min(data[0], limit - len(hand), len(draw))
+        taken = draw[-k:]
+        taken.reverse()  # the top of Draw is the end of the list
+        own = None  # the first card with its own On Drawn: the last one of this batch
+        for uid in taken:
+            inst = cards[uid]
+            inst.pile = PILE_HAND
+            if inst.active.on_drawn is not None:
+                own = inst
+                del taken[taken.index(uid) + 1:]
+                break
+        del draw[len(draw) - len(taken):]
+        hand.extend(taken)
+        s.drawn.extend(taken)
+        data[0] -= len(taken)
+        if e.hot:
+            for uid in taken:
+                e.record(ev.CardDrawn, uid, cards[uid].card_id, SCOPE_DRAW, SCOPE_HAND)
+        if own is not None:
+            push_entries(e, lifecycle_entries(e, own, "on_drawn"))
+            return

@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import events as ev
-from ..content.defs import StatusDef
-from ..enums import BattlePhase, Decay
+from ..content.defs import MoveDef, StatusDef
+from ..enums import BattlePhase, Decay, IntentKind
 from ..flow.nodes import Node
 from . import frames as K
 from .cards import push_entries
-from .state import Ctx, Unit
+from .state import Ctx, Intent, Unit
 
 if TYPE_CHECKING:
     from ..engine import Engine
+
+
+# Enum members read at run time, bound once: on Python 3.11 every ``Pile.HAND`` goes through
+# EnumType.__getattr__'s slow attribute path (about 0.1 us), a module constant does not.
+DECAY_MINUS_ONE: Final = Decay.MINUS_ONE
+DECAY_NONE: Final = Decay.NONE
+DECAY_REMOVE: Final = Decay.REMOVE
+INTENT_STUN: Final = IntentKind.STUN
+PHASE_ENEMY_PHASE: Final = BattlePhase.ENEMY_PHASE
 
 
 # ---------------------------------------------------------------- folds
@@ -53,6 +62,70 @@ def block_amount(e: Engine, base: int, u: Unit) -> int:
     num, den = _fold_unit(e, u, "block", base, 1)
     v = num // den
     return v if v > 0 else 0
+
+
+# ---------------------------------------------------------------- intents as shown
+# (here, with the folds they read: a status change re-resolves them, see ``apply_status``)
+def move_damage(u: Unit, m: MoveDef) -> int | None:
+    """The move's base damage for this unit: its own roll for a ``[lo, hi]`` damage."""
+    if m.damage_max is None:
+        return m.damage
+    return u.rolled.get(m.id, m.damage)
+
+
+def skips_turn(e: Engine, u: Unit) -> bool:
+    """Does a control status (``skip_turn``) make this unit skip its next turn?"""
+    if not u.statuses:
+        return False
+    statuses = e.c.statuses
+    # a loop, not any(generator): this runs for every enemy turn and intent
+    for sid in u.statuses:  # noqa: SIM110
+        if statuses[sid].skip_turn:
+            return True
+    return False
+
+
+def display(e: Engine, u: Unit, m: MoveDef) -> Intent:
+    """The intent as shown now: damage per hit through the enemy's and the player's modifiers;
+    a STUN intent (no damage, the planned move kept) while a control status makes it skip."""
+    if skips_turn(e, u):
+        return Intent(m.id, m.name, INTENT_STUN, None, 0, None)
+    dmg = None
+    base = move_damage(u, m)
+    if base is not None:
+        dmg = attack_damage(e, base, u, e.s.units[0])
+    return Intent(m.id, m.name, m.intent, dmg, m.hits, m.block)
+
+
+def resolve_intents(e: Engine) -> None:
+    """Re-resolve the displayed intent of every living enemy; publish only what changed."""
+    s = e.s
+    units = s.units
+    if len(units) < 2:
+        return
+    moves = e.c.moves
+    player = units[0]
+    stunned = INTENT_STUN
+    for u in units[1:]:
+        it = u.intent
+        if it is None or not u.alive:
+            continue
+        m = moves[u.def_id, u.move]
+        if it.kind is stunned or skips_turn(e, u):
+            new = display(e, u, m)  # a control status came or went: the whole intent changes
+            if new == it:
+                continue
+            u.intent = new
+        else:
+            base = move_damage(u, m)
+            if it.damage is None or base is None:
+                continue
+            dmg = attack_damage(e, base, u, player)
+            if dmg == it.damage:
+                continue
+            u.intent = new = Intent(it.move, it.name, it.kind, dmg, it.hits, it.block)
+        if e.hot:
+            e.record(ev.EnemyUnitIntentChanged, u.uid, new.move, new.damage, new.hits)
 
 
 # ---------------------------------------------------------------- status entries
@@ -258,8 +331,6 @@ def apply_status(e: Engine, u: Unit, sid: str, delta: int, *, trigger: bool = Tr
                 ctx = Ctx(u.uid, -1, -1, sid, "on_apply")
                 ctx.vals["amount"] = new - old
                 push_entries(e, [(node, ctx)])
-    from .intents import resolve_intents
-
     resolve_intents(e)
 
 
@@ -278,8 +349,8 @@ def decay_statuses(e: Engine, u: Unit, moment: str = "turn_end",
                    skip: list[list[object]] | None = None) -> None:
     """Decay of the holder's statuses whose decay moment is ``moment``, in snapshot order.
 
-    ``Decay.MINUS_ONE`` moves the stacks one step towards 0, ``Decay.REMOVE`` removes the
-    status, ``Decay.NONE`` keeps it. ``skip`` lists ``[unit, status]`` pairs just applied
+    ``DECAY_MINUS_ONE`` moves the stacks one step towards 0, ``DECAY_REMOVE`` removes the
+    status, ``DECAY_NONE`` keeps it. ``skip`` lists ``[unit, status]`` pairs just applied
     this round (they decay from the next round on).
     """
     if not u.statuses:
@@ -287,20 +358,20 @@ def decay_statuses(e: Engine, u: Unit, moment: str = "turn_end",
     statuses = e.c.statuses
     for sid in list(u.statuses):
         sd = statuses[sid]
-        if sd.decay_at != moment or (skip and [u.uid, sid] in skip):
-            continue
         d = sd.decay
-        if d is Decay.MINUS_ONE:
+        if d is DECAY_NONE or sd.decay_at != moment or (skip and [u.uid, sid] in skip):
+            continue
+        if d is DECAY_MINUS_ONE:
             n = u.statuses.get(sid, 0)
             apply_status(e, u, sid, -1 if n > 0 else 1)
-        elif d is Decay.REMOVE:
+        elif d is DECAY_REMOVE:
             remove_status(e, u, sid)
 
 
 def _mark_just_applied(e: Engine, uid: int, sid: str) -> None:
     """Record, in the running EnemyPhase frame, a round-end status an enemy just applied."""
     s = e.s
-    if s.phase is not BattlePhase.ENEMY_PHASE:
+    if s.phase is not PHASE_ENEMY_PHASE:
         return
     for f in s.stack:
         if f.kind == K.ENEMY_PHASE and f.data is not None:

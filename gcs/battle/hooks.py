@@ -7,7 +7,7 @@ in this battle (registration order), then cards in hand that carry hooks (hand o
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..content.defs import GameCard
 from ..enums import Keyword
@@ -17,6 +17,11 @@ from .state import CardInstance
 
 if TYPE_CHECKING:
     from ..engine import Engine
+
+
+# Enum members read at run time, bound once: on Python 3.11 every ``Pile.HAND`` goes through
+# EnumType.__getattr__'s slow attribute path (about 0.1 us), a module constant does not.
+KW_UNPLAYABLE: Final = Keyword.UNPLAYABLE
 
 
 def def_matches(card: GameCard, where: CardFilter) -> bool:
@@ -147,7 +152,7 @@ def effective_cost(e: Engine, inst: CardInstance, hooks: bool | None = None) -> 
 
 def playable_by_hooks(e: Engine, inst: CardInstance) -> bool:
     """False if Unplayable or a playability hook forbids this card."""
-    if Keyword.UNPLAYABLE in inst.active.keywords:
+    if KW_UNPLAYABLE in inst.active.keywords:
         return False
     if hooks_possible(e):
         for h, src in active_hooks(e, "playable"):

@@ -1,23 +1,30 @@
 """Enemies: creation, move selection (HP rules, openers, cycles, weighted random), intents.
 
 An intent is planned (the move is picked, once) and then displayed: its damage goes through
-the enemy's and the player's modifiers. Re-resolution recomputes the displayed values of
-the planned move; it never picks another move. The one exception is an ``at_once`` HP rule,
-which replaces the planned move the moment the enemy's HP reaches its threshold.
+the enemy's and the player's modifiers (``display``, in combat.py with the folds it reads).
+Re-resolution recomputes the displayed values of the planned move; it never picks another
+move. The one exception is an ``at_once`` HP rule, which replaces the planned move the moment
+the enemy's HP reaches its threshold.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import events as ev
-from ..content.defs import AiDef, EnemyDef, MoveDef, WeightedMove
-from ..enums import BattlePhase, IntentKind
-from .combat import apply_status, attack_damage
-from .state import Intent, Unit
+from ..content.defs import AiDef, EnemyDef, WeightedMove
+from ..enums import BattlePhase
+from .combat import apply_status, display
+from .combat import resolve_intents as resolve_intents  # the intents' home module re-exports it
+from .state import Unit
 
 if TYPE_CHECKING:
     from ..engine import Engine
+
+
+# Enum members read at run time, bound once: on Python 3.11 every ``Pile.HAND`` goes through
+# EnumType.__getattr__'s slow attribute path (about 0.1 us), a module constant does not.
+PHASE_ENEMY_PHASE: Final = BattlePhase.ENEMY_PHASE
 
 
 def make_enemy(e: Engine, d: EnemyDef, *, spawned: bool = False, hp: int | None = None) -> Unit:
@@ -49,13 +56,6 @@ def spawn_enemy(e: Engine, d: EnemyDef, *, hp: int | None = None) -> Unit:
     u = make_enemy(e, d, spawned=True, hp=hp)
     plan_intent(e, u)
     return u
-
-
-def move_damage(u: Unit, m: MoveDef) -> int | None:
-    """The move's base damage for this unit: its own roll for a ``[lo, hi]`` damage."""
-    if m.damage_max is None:
-        return m.damage
-    return u.rolled.get(m.id, m.damage)
 
 
 def _expected(ai: AiDef, pos: int) -> str | None:
@@ -161,26 +161,6 @@ def choose_move(e: Engine, u: Unit, d: EnemyDef) -> str:
     return d.moves[0].id if picked is None else picked
 
 
-def skips_turn(e: Engine, u: Unit) -> bool:
-    """Does a control status (``skip_turn``) make this unit skip its next turn?"""
-    if not u.statuses:
-        return False
-    statuses = e.c.statuses
-    return any(statuses[sid].skip_turn for sid in u.statuses)
-
-
-def display(e: Engine, u: Unit, m: MoveDef) -> Intent:
-    """The intent as shown now: damage per hit through the enemy's and the player's modifiers;
-    a STUN intent (no damage, the planned move kept) while a control status makes it skip."""
-    if skips_turn(e, u):
-        return Intent(m.id, m.name, IntentKind.STUN, None, 0, None)
-    dmg = None
-    base = move_damage(u, m)
-    if base is not None:
-        dmg = attack_damage(e, base, u, e.s.units[0])
-    return Intent(m.id, m.name, m.intent, dmg, m.hits, m.block)
-
-
 def hp_lost(e: Engine, u: Unit) -> None:
     """After an enemy lost HP: an ``at_once`` HP rule whose threshold is now reached replaces
     the planned move at once (the intent is re-resolved and ``EnemyUnitIntentChanged`` is
@@ -200,7 +180,7 @@ def hp_lost(e: Engine, u: Unit) -> None:
         if r.once:
             u.rules_used.append(r.move)
         made = False  # has the planned move already been made (its turn began this phase)?
-        if e.s.phase is BattlePhase.ENEMY_PHASE:
+        if e.s.phase is PHASE_ENEMY_PHASE:
             from .phases import keep_replanned_intent  # phases imports this module
 
             made = keep_replanned_intent(e, u.uid)
@@ -227,34 +207,3 @@ def plan_intent(e: Engine, u: Unit) -> None:
     if e.hot:
         it = u.intent
         e.record(ev.EnemyUnitIntentChanged, u.uid, it.move, it.damage, it.hits)
-
-
-def resolve_intents(e: Engine) -> None:
-    """Re-resolve the displayed intent of every living enemy; publish only what changed."""
-    s = e.s
-    units = s.units
-    if len(units) < 2:
-        return
-    moves = e.c.moves
-    player = units[0]
-    stunned = IntentKind.STUN
-    for u in units[1:]:
-        it = u.intent
-        if it is None or not u.alive:
-            continue
-        m = moves[u.def_id, u.move]
-        if it.kind is stunned or skips_turn(e, u):
-            new = display(e, u, m)  # a control status came or went: the whole intent changes
-            if new == it:
-                continue
-            u.intent = new
-        else:
-            base = move_damage(u, m)
-            if it.damage is None or base is None:
-                continue
-            dmg = attack_damage(e, base, u, player)
-            if dmg == it.damage:
-                continue
-            u.intent = new = Intent(it.move, it.name, it.kind, dmg, it.hits, it.block)
-        if e.hot:
-            e.record(ev.EnemyUnitIntentChanged, u.uid, new.move, new.damage, new.hits)

@@ -3,25 +3,54 @@
 Each phase is a frame whose ``pc`` is the next step. A step that queues work (behaviour
 entries, draws) returns; the loop runs that work, then comes back for the next step. So a
 Choice, Wait or Gate anywhere holds the queued phase steps too.
+
+When nobody can look in between (``inline_ok``), EndPlayerTurn step 2b runs the turn-end hand
+and PlayerTurnStart step 7 the turn's draw inside their own step, counting the engine steps of
+the frames they would have queued; a lifecycle branch queued on the way gets that frame put
+under it, where the loop would have it (tests/test_speed_turns.py plays both ways).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import events as ev
 from ..enums import ArmorDecayRule, BattlePhase, HandDiscardRule, Keyword, Pile, PileScope
 from ..flow.interp import fire_delayed, start_entry
 from ..flow.nodes import RegisterCardHook
 from . import frames as K
-from .cards import move, push_draw, push_entries
-from .combat import decay_statuses, run_status_entries, set_block, status_entries
+from .cards import draw_turn_at_once, move, push_draw, push_entries
+from .combat import decay_statuses, move_damage, run_status_entries, set_block, skips_turn, status_entries
 from .hooks import draw_count, energy_per_turn
-from .intents import move_damage, plan_intent, resolve_intents
+from .intents import plan_intent, resolve_intents
+from .rewards import offer_rewards
 from .state import ActiveHook, Ctx, Frame, Unit
 
 if TYPE_CHECKING:
     from ..engine import Engine
+
+
+# Enum members read at run time, bound once: on Python 3.11 every ``Pile.HAND`` goes through
+# EnumType.__getattr__'s slow attribute path (about 0.1 us), a module constant does not.
+ARMOR_HALVE: Final = ArmorDecayRule.HALVE
+ARMOR_RESET: Final = ArmorDecayRule.RESET
+HAND_RULE_PERSIST: Final = HandDiscardRule.PERSIST
+KW_ETHEREAL: Final = Keyword.ETHEREAL
+KW_INNATE: Final = Keyword.INNATE
+KW_RETAIN: Final = Keyword.RETAIN
+PHASE_BATTLE_LOST: Final = BattlePhase.BATTLE_LOST
+PHASE_BATTLE_WON: Final = BattlePhase.BATTLE_WON
+PHASE_ENEMY_PHASE: Final = BattlePhase.ENEMY_PHASE
+PHASE_NONE: Final = BattlePhase.NONE
+PHASE_PLAYER_PHASE: Final = BattlePhase.PLAYER_PHASE
+PHASE_PLAYER_TURN_END: Final = BattlePhase.PLAYER_TURN_END
+PHASE_PLAYER_TURN_START: Final = BattlePhase.PLAYER_TURN_START
+PILE_DISCARD: Final = Pile.DISCARD
+PILE_HAND: Final = Pile.HAND
+PILE_REMOVED: Final = Pile.REMOVED
+SCOPE_DISCARD: Final = PileScope.DISCARD
+SCOPE_EXHAUST: Final = PileScope.EXHAUST
+SCOPE_HAND: Final = PileScope.HAND
 
 
 def enter(e: Engine, phase: BattlePhase) -> None:
@@ -36,12 +65,12 @@ def enter(e: Engine, phase: BattlePhase) -> None:
 
 def check_end(e: Engine) -> bool:
     """Re-read the battlefield; if the battle is decided, commit BattleWon or BattleLost."""
-    s = e.s
-    units = s.units
+    units = e.s.units
     if units[0].alive:
-        for u in units:
-            if u.alive and u.uid:
+        for u in units[1:]:
+            if u.alive:
                 return False
+    s = e.s
     won = units[0].alive
     s.stack.clear()
     s.delayed.clear()
@@ -51,14 +80,24 @@ def check_end(e: Engine) -> bool:
 
 
 def _armor(e: Engine, u: Unit) -> None:
-    statuses = e.c.statuses
-    if any(statuses[sid].keeps_block for sid in u.statuses):
-        return
+    if u.statuses:
+        statuses = e.c.statuses
+        for sid in u.statuses:
+            if statuses[sid].keeps_block:
+                return
     rule = e.rules.armor_decay
-    if rule is ArmorDecayRule.RESET:
+    if rule is ARMOR_RESET:
         set_block(e, u, 0)
-    elif rule is ArmorDecayRule.HALVE:
+    elif rule is ARMOR_HALVE:
         set_block(e, u, u.block // 2)
+
+
+def inline_ok(e: Engine, steps: int) -> bool:
+    """May the running step do the work of the next ``steps`` engine steps itself (the frames it
+    would queue and its own resume), counting them as the loop would? Only with no subscriber
+    (nobody looks at the battle between those steps) and when the step guard stops none of
+    them: the loop adds 1 after the running step and checks after each."""
+    return not e.subs and e.s.steps + steps < e.rules.step_limit
 
 
 # ---------------------------------------------------------------- StartBattle
@@ -70,7 +109,7 @@ def step_start(e: Engine, f: Frame) -> None:
         # 1-3 ran in start_battle (clear, create units, build and shuffle the draw pile).
         # 4. Innate cards first (moved to the top in master-deck order: the first Innate
         #    card of the deck is drawn first), then the opening draw.
-        innate = sorted(u for u in s.draw if Keyword.INNATE in s.cards[u].active.keywords)
+        innate = sorted(u for u in s.draw if KW_INNATE in s.cards[u].active.keywords)
         if innate:
             chosen = set(innate)
             s.draw[:] = [u for u in s.draw if u not in chosen] + innate[::-1]
@@ -106,7 +145,7 @@ def step_turn_start(e: Engine, f: Frame) -> None:
     player = s.units[0]
     if f.pc == 0:
         f.pc = 1
-        enter(e, BattlePhase.PLAYER_TURN_START)
+        enter(e, PHASE_PLAYER_TURN_START)
         s.player_turns += 1
         # 1. remove expired Card Hooks with Scope = Turns
         if s.hooks:
@@ -121,7 +160,8 @@ def step_turn_start(e: Engine, f: Frame) -> None:
         # 3. this turn's energy (refilled, not added)
         s.energy = energy_per_turn(e)
         # 4. delayed triggers scheduled for PlayerTurnStart
-        fire_delayed(e, "player_turn_start", s.player_turns)
+        if s.delayed:
+            fire_delayed(e, "player_turn_start", s.player_turns)
         if stack[-1] is not f or s.pause:
             return
     if f.pc == 1:
@@ -152,14 +192,23 @@ def step_turn_start(e: Engine, f: Frame) -> None:
         f.pc = 4
         # ... then draw DrawPerTurn cards
         if s.player_turns >= 2:
-            push_draw(e, draw_count(e), automatic=True)
-            if stack[-1] is not f:
-                return
+            if inline_ok(e, 2) and draw_turn_at_once(e):
+                # the DRAW step ran here (counted); a card's On Drawn branch was queued under
+                # the DRAW frame's rest, else it is done and this is this frame's resume
+                if stack[-1] is not f:
+                    return
+                s.steps += 1
+                if check_end(e):
+                    return
+            else:
+                push_draw(e, draw_count(e), automatic=True)
+                if stack[-1] is not f:
+                    return
     # 8. TurnStarted, then PlayerPhase
     stack.pop()
     if e.hot:
         e.record(ev.TurnStarted, s.turn)
-    enter(e, BattlePhase.PLAYER_PHASE)
+    enter(e, PHASE_PLAYER_PHASE)
     if s.end_turn:
         s.end_turn = False
         push_turn_end(e)
@@ -179,7 +228,7 @@ def step_turn_end(e: Engine, f: Frame) -> None:
     player = s.units[0]
     if f.pc == 0:
         f.pc = 1
-        enter(e, BattlePhase.PLAYER_TURN_END)
+        enter(e, PHASE_PLAYER_TURN_END)
         # 1. DiscardPhase and its status behaviours
         if e.hot:
             e.record(ev.DiscardPhase, s.turn)
@@ -202,8 +251,21 @@ def step_turn_end(e: Engine, f: Frame) -> None:
         f.pc = 3
         # 2b. the hand by the HandDiscardRule (Ethereal, Retain, Discard or Persist)
         if s.hand:
-            stack.append(Frame(K.HAND_END, None, 0, s.hand.copy(), None))
-            return
+            ids = s.hand.copy()
+            if not inline_ok(e, 2):
+                stack.append(Frame(K.HAND_END, None, 0, ids, None))
+                return
+            # the HAND_END step runs here (counted); if a card's lifecycle queued branches,
+            # the HAND_END frame with the cards still to do goes under them, as the loop has it
+            depth = len(stack)
+            done = hand_end(e, ids, 0)
+            s.steps += 1
+            if len(stack) != depth or s.pause:
+                stack.insert(depth, Frame(K.HAND_END, None, done, ids, None))
+                return
+            s.steps += 1  # this frame's resume, which re-reads the battle end
+            if check_end(e):
+                return
     if f.pc == 3:
         f.pc = 4
         # 3. turn-end behaviours of player statuses
@@ -214,13 +276,14 @@ def step_turn_end(e: Engine, f: Frame) -> None:
         f.pc = 5
         # 4. status decay, temporary cost rules, delayed triggers for PlayerTurnEnd
         decay_statuses(e, player)
-        for uid, inst in s.cards.items():  # uid order: instances are created in that order
-            if inst.turn_delta or inst.turn_set is not None:
-                inst.turn_delta = 0
-                inst.turn_set = None
-                if e.hot:
-                    e.record(ev.CardModified, uid, inst.card_id, "cost", inst.upgraded)
-        fire_delayed(e, "player_turn_end", s.player_turns)
+        # (uid order: instances are created in that order)
+        for inst in [c for c in s.cards.values() if c.turn_delta or c.turn_set is not None]:
+            inst.turn_delta = 0
+            inst.turn_set = None
+            if e.hot:
+                e.record(ev.CardModified, inst.uid, inst.card_id, "cost", inst.upgraded)
+        if s.delayed:
+            fire_delayed(e, "player_turn_end", s.player_turns)
         if stack[-1] is not f or s.pause:
             return
     # 5. TurnEnded; 6. an extra turn goes back to PlayerTurnStart, else EnemyPhase
@@ -235,40 +298,78 @@ def step_turn_end(e: Engine, f: Frame) -> None:
 
 
 def step_hand_end(e: Engine, f: Frame) -> None:
-    """One card of the turn-end hand: Ethereal exhausts, Retain stays, else the hand rule."""
+    """The turn-end hand (``f.data``: the card ids, ``f.pc``: the next one), see ``hand_end``."""
     s = e.s
-    ids = f.data
+    f.pc = hand_end(e, f.data, f.pc)
+    if s.stack[-1] is f and not s.pause:
+        s.stack.pop()
+
+
+def hand_end(e: Engine, ids: list[int], i: int) -> int:
+    """The turn-end hand from ``ids[i]`` on, one card at a time: Ethereal exhausts, Retain
+    stays, else the hand rule. Returns the index of the next card: after a card whose move
+    queued lifecycle branches (they run before the next card), or ``len(ids)`` when done."""
+    s = e.s
+    stack = s.stack
+    depth = len(stack)
     hand = s.hand
-    persist = s.hand_rule is HandDiscardRule.PERSIST
+    cards = s.cards
+    persist = s.hand_rule is HAND_RULE_PERSIST
     # a discard with no branch to run (no On Discard here) is done inline: same effect as move
     having = e.c.entry_statuses.get("on_discard")
     quiet = not having or having.isdisjoint(s.units[0].statuses)
-    while f.pc < len(ids):
-        uid = ids[f.pc]
-        f.pc += 1
-        inst = s.cards.get(uid)
-        if inst is None or inst.pile is not Pile.HAND:
+    discard = s.discard
+    hot = e.hot
+    n = len(ids)
+    if i == 0 and quiet and not persist and not e.subs and ids == hand and _plain(e, ids):
+        # the usual hand: every card goes to Discard with no branch to run (the inline discard
+        # below, for all of them at once, in hand order; no subscriber looks in between)
+        for uid in ids:
+            cards[uid].pile = PILE_DISCARD
+        discard.extend(ids)
+        hand.clear()
+        if hot:
+            for uid in ids:
+                e.record(ev.CardDiscarded, uid, cards[uid].card_id, SCOPE_HAND, SCOPE_DISCARD)
+        return n
+    for j in range(i, n):
+        uid = ids[j]
+        inst = cards.get(uid)
+        if inst is None or inst.pile is not PILE_HAND:
             continue  # an On Turn End behaviour already moved it
         card = inst.active
         kw = card.keywords
-        if Keyword.ETHEREAL in kw:
-            move(e, inst, PileScope.EXHAUST)
-        elif persist or Keyword.RETAIN in kw:
-            if e.hot:
-                e.record(ev.CardRetained, uid, inst.card_id, PileScope.HAND, PileScope.HAND)
+        if KW_ETHEREAL in kw:
+            move(e, inst, SCOPE_EXHAUST)
+        elif persist or KW_RETAIN in kw:
+            if hot:
+                e.record(ev.CardRetained, uid, inst.card_id, SCOPE_HAND, SCOPE_HAND)
             continue
         elif quiet and card.on_discard is None:
             hand.remove(uid)
-            inst.pile = Pile.DISCARD
-            s.discard.append(uid)
-            if e.hot:
-                e.record(ev.CardDiscarded, uid, inst.card_id, PileScope.HAND, PileScope.DISCARD)
+            inst.pile = PILE_DISCARD
+            discard.append(uid)
+            if hot:
+                e.record(ev.CardDiscarded, uid, inst.card_id, SCOPE_HAND, SCOPE_DISCARD)
             continue
         else:
-            move(e, inst, PileScope.DISCARD)
-        if s.stack[-1] is not f or s.pause:
-            return  # this card's lifecycle branches run before the next card
-    s.stack.pop()
+            move(e, inst, SCOPE_DISCARD)
+        if len(stack) != depth or s.pause:
+            return j + 1  # this card's lifecycle branches run before the next card
+    return n
+
+
+def _plain(e: Engine, ids: list[int]) -> bool:
+    """No card of ``ids`` is Ethereal or Retain or has its own On Discard."""
+    cards = e.s.cards
+    for uid in ids:
+        card = cards[uid].active
+        if card.on_discard is not None or not _ETHEREAL_RETAIN.isdisjoint(card.keywords):
+            return False
+    return True
+
+
+_ETHEREAL_RETAIN: Final = frozenset((KW_ETHEREAL, KW_RETAIN))
 
 
 # ---------------------------------------------------------------- EnemyPhase
@@ -304,7 +405,7 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
     """
     s = e.s
     if f.data is None:
-        enter(e, BattlePhase.ENEMY_PHASE)
+        enter(e, PHASE_ENEMY_PHASE)
         f.data = [[u.uid for u in s.units[1:]], []]
     elif check_end(e):
         return
@@ -322,7 +423,8 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
     if pc == n:
         # 5. delayed triggers for the end of EnemyPhase
         f.pc += 1
-        fire_delayed(e, "enemy_phase_end", s.turn)
+        if s.delayed:
+            fire_delayed(e, "enemy_phase_end", s.turn)
         if s.stack[-1] is not f or s.pause:
             return
     # 6. the end of the round: statuses that decay at the round's end (the player's, then
@@ -365,8 +467,7 @@ def step_enemy_turn(e: Engine, f: Frame) -> None:
     if f.pc == 1:
         f.pc = 2
         # 2. control statuses: a skipped turn keeps the planned intent for the next round
-        statuses = e.c.statuses
-        if any(statuses[sid].skip_turn for sid in u.statuses):
+        if skips_turn(e, u):
             _keep_intent(stack[-2], u.uid)
         else:
             # 3. the planned Intent Behavior
@@ -440,14 +541,12 @@ def step_won(e: Engine, f: Frame) -> None:
     pc = f.pc
     f.pc += 1
     if pc == 0:
-        enter(e, BattlePhase.BATTLE_WON)
+        enter(e, PHASE_BATTLE_WON)
         # 1. every battle-end status branch (and its deferred resumes) completes first
         _battle_end_branches(e)
     else:
         # 2. reward candidates; 3. BattleRewardOffered; waiting until apply/skip
         e.s.stack.pop()
-        from .rewards import offer_rewards
-
         offer_rewards(e)
 
 
@@ -456,7 +555,7 @@ def step_lost(e: Engine, f: Frame) -> None:
     pc = f.pc
     f.pc += 1
     if pc == 0:
-        enter(e, BattlePhase.BATTLE_LOST)
+        enter(e, PHASE_BATTLE_LOST)
         _battle_end_branches(e)
     else:
         e.s.stack.pop()
@@ -482,7 +581,7 @@ def finish_battle(e: Engine, won: bool, reward: str | None = None) -> None:
                  tuple(u.hp for u in s.units[1:]), reward)
     s.active = False
     for inst in s.cards.values():
-        inst.pile = Pile.REMOVED
+        inst.pile = PILE_REMOVED
     s.cards = {}
     s.hand, s.draw, s.discard, s.exhaust = [], [], [], []
     s.played, s.drawn = [], []
@@ -490,4 +589,4 @@ def finish_battle(e: Engine, won: bool, reward: str | None = None) -> None:
     s.delayed = []
     s.end_turn = False
     s.extra_turns = 0
-    enter(e, BattlePhase.NONE)
+    enter(e, PHASE_NONE)

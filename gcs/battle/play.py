@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .. import events as ev
-from ..content.defs import GameCard
 from ..enums import Keyword, Pile, PileScope, TargetMode
 from ..errors import NotInBattleError
 from ..flow.interp import register_hook, start_entry
@@ -28,6 +27,18 @@ if TYPE_CHECKING:
     from ..engine import Engine
 
 
+# Enum members read at run time, bound once: on Python 3.11 every ``Pile.HAND`` goes through
+# EnumType.__getattr__'s slow attribute path (about 0.1 us), a module constant does not.
+KW_EXHAUST: Final = Keyword.EXHAUST
+KW_UNPLAYABLE: Final = Keyword.UNPLAYABLE
+PILE_DISCARD: Final = Pile.DISCARD
+PILE_HAND: Final = Pile.HAND
+PILE_LIMBO: Final = Pile.LIMBO
+PILE_REMOVED: Final = Pile.REMOVED
+TARGET_RANDOM_ENEMY: Final = TargetMode.RANDOM_ENEMY
+TARGET_SINGLE_ENEMY: Final = TargetMode.SINGLE_ENEMY
+
+
 def check_instance(e: Engine, inst: object) -> CardInstance:
     """The battle's own instance for ``inst``, or NotInBattleError."""
     if not isinstance(inst, CardInstance):
@@ -35,7 +46,7 @@ def check_instance(e: Engine, inst: object) -> CardInstance:
     own = e.s.cards.get(inst.uid)
     if own is not inst:
         raise NotInBattleError(f"card instance {inst!r} is not in this battle")
-    if own.pile is Pile.REMOVED:
+    if own.pile is PILE_REMOVED:
         raise NotInBattleError(f"card instance {inst!r} has left this battle")
     return own
 
@@ -48,7 +59,7 @@ def card_refusal(e: Engine, inst: CardInstance, target_uid: int) -> str | None:
 
 def target_refusal(e: Engine, inst: CardInstance, target_uid: int) -> str | None:
     """Why a single-enemy card cannot take ``target_uid`` (none given, or dead), or None."""
-    if inst.active.target is TargetMode.SINGLE_ENEMY:
+    if inst.active.target is TARGET_SINGLE_ENEMY:
         if target_uid < 0:
             return "the card needs an enemy target"
         if not e.s.units[target_uid].alive:
@@ -59,10 +70,10 @@ def target_refusal(e: Engine, inst: CardInstance, target_uid: int) -> str | None
 def card_gate(e: Engine, inst: CardInstance) -> str | None:
     """The checks of one card before its target: in hand, not Unplayable, no hook forbids
     it, enough energy (seed 001's gate, in this order)."""
-    if inst.pile is not Pile.HAND:
+    if inst.pile is not PILE_HAND:
         return "the card is not in hand"
     card = inst.active
-    if Keyword.UNPLAYABLE in card.keywords:
+    if KW_UNPLAYABLE in card.keywords:
         return "unplayable"
     hooks = hooks_possible(e)
     if hooks and not playable_by_hooks(e, inst):
@@ -76,11 +87,21 @@ def playable_in_hand(e: Engine, inst: CardInstance, hooks: bool) -> bool:
     """``card_refusal`` for a card known to be in hand, ignoring the target (hot path of
     legal actions); ``hooks`` is ``hooks_possible(e)``, computed once by the caller."""
     card = inst.active
-    if Keyword.UNPLAYABLE in card.keywords:
+    if KW_UNPLAYABLE in card.keywords:
         return False
-    if hooks and not playable_by_hooks(e, inst):
-        return False
-    return card.x_cost or effective_cost(e, inst, hooks) <= e.s.energy
+    if card.x_cost:
+        return not hooks or playable_by_hooks(e, inst)
+    if hooks:
+        return playable_by_hooks(e, inst) and effective_cost(e, inst, True) <= e.s.energy
+    # effective_cost with no hook possible, inlined: the same modifiers in the same order
+    cost = card.cost + inst.cost_delta
+    if inst.battle_set is not None:
+        cost = inst.battle_set
+    cost += inst.battle_delta
+    if inst.turn_set is not None:
+        cost = inst.turn_set
+    cost += inst.turn_delta
+    return (cost if cost > 0 else 0) <= e.s.energy
 
 
 def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None = None,
@@ -94,7 +115,7 @@ def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None
     card = inst.active
     paid = effective_cost(e, inst) if cost is None else cost
     x = s.energy if card.x_cost and cost is not None else paid  # a free X card uses all energy
-    if card.target is TargetMode.RANDOM_ENEMY:
+    if card.target is TARGET_RANDOM_ENEMY:
         alive = [u.uid for u in s.units[1:] if u.alive]
         target_uid = alive[s.rng_cards.below(len(alive))] if alive else -1
     # 2. leave the hand (or the pile a nested play took it from), spend energy, record the play
@@ -120,7 +141,7 @@ def nested_play(e: Engine, inst: CardInstance, copy: bool, free: bool, target: i
     instance, or None when it cannot be played (in flight, Unplayable, a hook forbids it, or
     not enough energy at cost); a card that is not played stays where it is."""
     s = e.s
-    if inst.pile is Pile.LIMBO and not copy:
+    if inst.pile is PILE_LIMBO and not copy:
         return None  # already in flight (being played)
     if not playable_by_hooks(e, inst):
         return None
@@ -130,10 +151,10 @@ def nested_play(e: Engine, inst: CardInstance, copy: bool, free: bool, target: i
     if copy:
         src = inst
         inst = new_instance(e, src.base, src.upgraded, src.cost_delta, src.origin)
-        inst.pile = Pile.LIMBO
+        inst.pile = PILE_LIMBO
         if e.hot:
             e.record(ev.CardCreated, inst.uid, inst.card_id, None, None)
-    if inst.active.target is TargetMode.SINGLE_ENEMY:
+    if inst.active.target is TARGET_SINGLE_ENEMY:
         units = s.units
         if target < 1 or not units[target].alive:
             alive = [u.uid for u in units[1:] if u.alive]
@@ -154,9 +175,10 @@ def step_play(e: Engine, f: Frame) -> None:
     if f.pc == 0:
         # 3. the card's On Play behaviour
         f.pc = 1
-        card = ctx_card(e, uid)
-        if card is not None and card.on_play is not None:
-            start_entry(e, card.on_play, ctx)
+        inst = s.cards.get(uid)
+        node = None if inst is None else inst.active.on_play
+        if node is not None:
+            start_entry(e, node, ctx)
             if stack[-1] is not f or s.pause:
                 return
     if f.pc == 1:
@@ -176,14 +198,14 @@ def step_play(e: Engine, f: Frame) -> None:
         #    this card) is kept; else an Exhaust card is exhausted with its lifecycle; else
         #    Discard without the lifecycle. No card type decides it.
         inst = s.cards.get(uid)
-        if inst is not None and inst.pile is Pile.LIMBO:
+        if inst is not None and inst.pile is PILE_LIMBO:
             dest = f.data[3]
             if dest:
                 move(e, inst, PileScope(dest))
-            elif Keyword.EXHAUST in inst.active.keywords:
-                to_exhaust(e, inst, Pile.LIMBO)
+            elif KW_EXHAUST in inst.active.keywords:
+                to_exhaust(e, inst, PILE_LIMBO)
             else:
-                place(e, inst, Pile.DISCARD)
+                place(e, inst, PILE_DISCARD)
             if stack[-1] is not f or s.pause:
                 return
     # the play is complete: a top-level play re-reads the battlefield, then a requested turn
@@ -218,8 +240,3 @@ def _status_on_play(e: Engine, ctx: Ctx, uid: int) -> bool:
         push_entries(e, entries)
         return True
     return False
-
-
-def ctx_card(e: Engine, uid: int) -> GameCard | None:
-    inst = e.s.cards.get(uid)
-    return None if inst is None else inst.active

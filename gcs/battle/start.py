@@ -3,7 +3,7 @@ Steps 4-7 follow as the START frame (gcs/battle/phases.py)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..content.defs import CharacterDef, EncounterDef
 from ..enums import BattlePhase, Pile
@@ -17,6 +17,12 @@ from .state import Frame, MasterEntry, Unit
 
 if TYPE_CHECKING:
     from ..engine import Engine
+
+
+# Enum members read at run time, bound once: on Python 3.11 every ``Pile.HAND`` goes through
+# EnumType.__getattr__'s slow attribute path (about 0.1 us), a module constant does not.
+PHASE_INITIALIZE: Final = BattlePhase.INITIALIZE
+PILE_DRAW: Final = Pile.DRAW
 
 
 def roll_enemies(enc: EncounterDef, rng: Rng) -> tuple[str, ...]:
@@ -43,7 +49,7 @@ def begin_battle(e: Engine, enc: EncounterDef, char: CharacterDef | None, seed: 
     s.active = True
     s.encounter = enc.id
     s.hand_rule = enc.hand_discard
-    enter(e, BattlePhase.INITIALIZE)
+    enter(e, PHASE_INITIALIZE)
     # 2. runtime units for the player and the enemies of the encounter
     player = Unit(0, s.character or "player", char.name if char else "Player", max(1, s.hp),
                   s.max_hp)
@@ -60,7 +66,7 @@ def begin_battle(e: Engine, enc: EncounterDef, char: CharacterDef | None, seed: 
                    for _ in range(d.count)]
     for m in entries:
         inst = new_instance(e, c.card(m.card_id), m.upgraded, m.cost_delta, m.uid)
-        inst.pile = Pile.DRAW
+        inst.pile = PILE_DRAW
         s.draw.append(inst.uid)
     s.rng_shuffle.shuffle(s.draw)
     # 4-7 run as frames: Innate + opening draw, BattleStarted, intents, PlayerTurnStart
