@@ -133,14 +133,18 @@ def _csv_value(v: Any) -> Any:
 class _ParquetWriter:
     BUFFER = 8192
 
-    def __init__(self, path: Path, keep: list[Row]) -> None:
+    def __init__(self, path: Path, resume: bool) -> None:
         self.pa = _pyarrow()
         self.path = path
         self.tmp = path.with_name(path.name + ".partial")
         self.schema = _schema(self.pa)
         self.writer = self.pa.parquet.ParquetWriter(str(self.tmp), self.schema)
         self.buf: list[Row] = []
-        self.write(keep)
+        if resume and path.exists():  # a Parquet file cannot be appended to: copy its rows over
+            for row in read_rows(path):  # one by one, through the buffer (constant memory)
+                self.buf.append(row)
+                if len(self.buf) >= self.BUFFER:
+                    self._flush()
 
     def write(self, rows: Iterable[Row]) -> None:
         self.buf.extend(rows)
@@ -163,14 +167,15 @@ def _arrow_value(v: Any) -> Any:
     return sorted(v.items()) if isinstance(v, dict) else v
 
 
-def open_writer(path: str | Path, *, keep: list[Row] | None = None) -> RowWriter:
-    """A streaming writer for ``path``. ``keep``: rows already in the file (a resume), which
-    stay; without it the file is started afresh."""
+def open_writer(path: str | Path, *, resume: bool = False) -> RowWriter:
+    """A streaming writer for ``path``. ``resume``: the rows already in the file stay and new
+    rows follow them (check them first: ``gcs.sim.sweep.resume_from``); without it the file is
+    started afresh."""
     p = Path(path)
     fmt = file_format(p)
     if fmt == ".parquet":
-        return _ParquetWriter(p, keep or [])
-    return _TextWriter(p, fmt, append=keep is not None)
+        return _ParquetWriter(p, resume)
+    return _TextWriter(p, fmt, append=resume)
 
 
 def read_rows(path: str | Path) -> Iterator[Row]:

@@ -1,0 +1,104 @@
+"""Scaling of ``gcs simulate`` over local processes: ``--workers 1`` vs ``--workers W`` on the same
+sweep, the whole command timed (start-up, content load, worker start, aggregation, exit).
+
+    .venv/compiled/bin/python benchmarks/bench_workers.py                 # compiled (installed wheel)
+    .venv/bin/python benchmarks/bench_workers.py --battles 20000          # pure Python (source tree)
+
+Runs ``python -m gcs simulate --encounter E --battles N --policy random --seed 1 --json`` with
+``--workers 1`` and ``--workers W`` in interleaved rounds (1, W, 1, W, ...), from a temporary
+directory (so the interpreter's installed gcs runs, not a source tree in the working directory),
+checks that both print the same bytes, and prints the wall and CPU time of each run, the load
+average before it, the median battles/s of each, the median speed-up, and the extra CPU time the
+pool costs (start, pickling, aggregation: a number that load elsewhere hardly moves). The
+machine should be idle: another process on a core shows up as a speed-up below W. The wording
+and order of the lines are stable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def simulate_args(encounter: str, battles: int, workers: int, chunk: int | None) -> list[str]:
+    args = ["-m", "gcs", "simulate", "--encounter", encounter, "--battles", str(battles),
+            "--policy", "random", "--seed", "1", "--workers", str(workers), "--json"]
+    return args + (["--chunk", str(chunk)] if chunk else [])
+
+
+def timed_run(python: str, args: list[str], cwd: str) -> tuple[float, float, bytes]:
+    """Wall seconds and CPU seconds (all its processes) of one whole command, and what it printed."""
+    env = dict(os.environ)
+    if Path(python).resolve().parent.parent == (ROOT / ".venv").resolve():
+        env["PYTHONPATH"] = str(ROOT)  # the pure source tree, as `.venv/bin/python` runs it
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    done = subprocess.run([python, *args], cwd=cwd, env=env, capture_output=True, check=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, cpu, done.stdout
+
+
+def engine_kind(python: str, cwd: str) -> str:
+    code = "import gcs.battle.phases as p; print(p.__file__)"
+    where = subprocess.run([python, "-c", code], cwd=cwd, capture_output=True, text=True,
+                           check=True).stdout.strip()
+    return "compiled (mypyc, installed wheel)" if where.endswith(".so") else "pure Python"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--battles", type=int, default=50_000)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--encounter", default="jaw_worm")
+    ap.add_argument("--chunk", type=int, default=None, help="--chunk (default: simulate's own)")
+    ap.add_argument("--python", default=sys.executable, help="the interpreter that runs gcs")
+    a = ap.parse_args()
+    times: dict[int, list[float]] = {1: [], a.workers: []}
+    cpus: dict[int, list[float]] = {1: [], a.workers: []}
+    ratios: list[float] = []
+    outputs: set[bytes] = set()
+    with tempfile.TemporaryDirectory() as cwd:
+        kind = engine_kind(a.python, cwd)
+        print(f"workload      gcs simulate --encounter {a.encounter} --battles {a.battles} "
+              f"--policy random --seed 1 --json, python {platform.python_version()}")
+        print(f"engine        {kind}")
+        print(f"cores         {os.cpu_count()}")
+        for r in range(a.rounds):
+            line = []
+            for w in (1, a.workers):
+                load = os.getloadavg()[0]
+                dt, cpu, out = timed_run(a.python, simulate_args(a.encounter, a.battles, w, a.chunk),
+                                         cwd)
+                times[w].append(dt)
+                cpus[w].append(cpu)
+                outputs.add(out)
+                line.append(f"workers {w} {dt:6.2f} s, cpu {cpu:6.2f} s (load {load:.2f})")
+            ratios.append(times[1][-1] / times[a.workers][-1])
+            print(f"round {r + 1}       " + "  ".join(line) + f"  speed-up {ratios[-1]:.2f}x")
+    for w in (1, a.workers):
+        med = statistics.median(times[w])
+        print(f"workers {w}     {a.battles / med:,.0f} battles/s (median {med:.2f} s wall, "
+              f"{statistics.median(cpus[w]):.2f} s cpu)")
+    print(f"speed-up      {statistics.median(ratios):.2f}x (median of {a.rounds} rounds, "
+          f"workers {a.workers} vs 1)")
+    extra = statistics.median(cpus[a.workers]) / statistics.median(cpus[1]) - 1
+    print(f"cpu overhead  {100 * extra:+.1f}% (cpu seconds of workers {a.workers} vs 1: what the "
+          f"pool itself costs, whatever the load)")
+    print(f"output        {'identical' if len(outputs) == 1 else 'DIFFERS'} (--json, every run)")
+
+
+if __name__ == "__main__":
+    main()
