@@ -108,3 +108,23 @@ def test_a_resume_reads_the_file_into_sums_only(tmp_path: Path) -> None:
     again = run_sweep(sweep, out=out, resume=True, content=CONTENT)  # nothing left to run
     assert [s.to_dict() for s in again] == [s.to_dict() for s in full]
     assert [r["battle"] for r in read_rows(out)] == list(range(12)) * 2
+
+
+def test_parquet_row_groups_do_not_depend_on_the_chunk_size(tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    from gcs.sim.results import open_writer
+
+    base = run_rows(JOBS[0], 0, 10, 0, CONTENT)
+    rows = [dict(base[i % 10], battle=i) for i in range(20_000)]
+    files = []
+    for piece in (7, 250):
+        path = tmp_path / f"by{piece}.parquet"
+        w = open_writer(path)
+        for a in range(0, len(rows), piece):
+            w.write(rows[a:a + piece])
+        w.close()
+        files.append(path.read_bytes())
+        meta = pq.ParquetFile(path).metadata
+        assert [meta.row_group(i).num_rows for i in range(meta.num_row_groups)] == [8192, 8192, 3616]
+    assert files[0] == files[1]

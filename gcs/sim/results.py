@@ -131,7 +131,7 @@ def _csv_value(v: Any) -> Any:
 
 
 class _ParquetWriter:
-    BUFFER = 8192
+    BUFFER = 8192  # rows per row group: every row group but the last holds exactly this many
 
     def __init__(self, path: Path, resume: bool) -> None:
         self.pa = _pyarrow()
@@ -142,20 +142,22 @@ class _ParquetWriter:
         self.buf: list[Row] = []
         if resume and path.exists():  # a Parquet file cannot be appended to: copy its rows over
             for row in read_rows(path):  # one by one, through the buffer (constant memory)
-                self.buf.append(row)
-                if len(self.buf) >= self.BUFFER:
-                    self._flush()
+                self.write((row,))
 
     def write(self, rows: Iterable[Row]) -> None:
         self.buf.extend(rows)
-        if len(self.buf) >= self.BUFFER:
-            self._flush()
+        # cut at exactly BUFFER rows, not at the first chunk that crosses it: the file's row
+        # groups (and so its bytes) do not depend on --chunk, --workers or a resume
+        while len(self.buf) >= self.BUFFER:
+            self._flush(self.BUFFER)
 
-    def _flush(self) -> None:
-        if self.buf:
-            cols = {c: [_arrow_value(r[c]) for r in self.buf] for c in COLUMNS}
+    def _flush(self, n: int | None = None) -> None:
+        """Write the first ``n`` buffered rows (all of them for None) as one row group."""
+        rows = self.buf[:n]
+        if rows:
+            cols = {c: [_arrow_value(r[c]) for r in rows] for c in COLUMNS}
             self.writer.write_table(self.pa.table(cols, schema=self.schema))
-            self.buf = []
+            del self.buf[:len(rows)]
 
     def close(self) -> None:
         self._flush()
