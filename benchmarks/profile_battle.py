@@ -82,13 +82,14 @@ def timed_phases(n: int, seed: int, log_events: bool) -> tuple[dict[str, float],
 
 
 def module_of(filename: str) -> str:
-    """``gcs/battle/phases.py`` for an engine file; ``(built-in)`` or ``(stdlib) name.py`` else."""
+    """``gcs/battle/phases.py`` for a gcs file; ``(built-in)`` (C code: builtins, and on the
+    compiled engine the compiled modules) or ``(not gcs) name.py`` else."""
     if filename == "~":
         return "(built-in)"
     p = Path(filename).resolve()
     if p.is_relative_to(PACKAGE):
         return "gcs/" + p.relative_to(PACKAGE).as_posix()
-    return f"(stdlib) {p.name}"
+    return f"(not gcs) {p.name}"
 
 
 def profiled(n: int, seed: int, log_events: bool) -> tuple[dict[Any, Any], int]:

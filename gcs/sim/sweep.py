@@ -61,7 +61,7 @@ class Sweep:
 def resume_from(sweep: Sweep, path: str | Path) -> list[Summary]:
     """The summaries of the rows of an interrupted sweep's file, each row checked against
     ``sweep``. The rows are read one by one and not kept: the writer appends to the file (or,
-    for Parquet, copies it batch by batch), so a resume needs constant memory too."""
+    for Parquet, copies it row by row), so a resume needs constant memory too."""
     sums = [Summary() for _ in sweep.jobs]
     p = Path(path)
     if not p.exists():
