@@ -7,11 +7,12 @@ sweep, the whole command timed (start-up, content load, worker start, aggregatio
 Runs ``python -m gcs simulate --encounter E --battles N --policy random --seed 1 --json`` with
 ``--workers 1`` and ``--workers W`` in interleaved rounds (1, W, 1, W, ...), from a temporary
 directory (so the interpreter's installed gcs runs, not a source tree in the working directory),
-checks that both print the same bytes, and prints the wall and CPU time of each run, the load
-average before it, the median battles/s of each, the median speed-up, and the extra CPU time the
-pool costs (start, pickling, aggregation: a number that load elsewhere hardly moves). The
-machine should be idle: another process on a core shows up as a speed-up below W. The wording
-and order of the lines are stable.
+checks that both print the same bytes, and prints the wall and CPU time of each run with the
+cores the machine's other processes used meanwhile, the median battles/s of each, the median
+speed-up (over all rounds, and over the idle rounds alone), and the extra CPU time the pool
+costs (start, pickling, aggregation: a number that load elsewhere hardly moves). The machine
+should be idle (``--wait-idle S`` waits for it before each round): another process on a core
+shows up as a speed-up below W. The wording and order of the lines are stable.
 """
 
 from __future__ import annotations
@@ -36,18 +37,49 @@ def simulate_args(encounter: str, battles: int, workers: int, chunk: int | None)
     return args + (["--chunk", str(chunk)] if chunk else [])
 
 
-def timed_run(python: str, args: list[str], cwd: str) -> tuple[float, float, bytes]:
-    """Wall seconds and CPU seconds (all its processes) of one whole command, and what it printed."""
+IDLE = 0.15  # cores: a round is "idle" when everything else used less than this, on average
+
+
+def busy_seconds() -> float:
+    """CPU seconds all processes of the machine have used so far (Linux ``/proc/stat``; nan
+    elsewhere): user, nice, system, irq, softirq and steal time of every core."""
+    try:
+        with open("/proc/stat") as fh:
+            fields = [int(x) for x in fh.readline().split()[1:]]
+    except OSError:
+        return float("nan")
+    return sum(fields[i] for i in (0, 1, 2, 5, 6, 7)) / os.sysconf("SC_CLK_TCK")
+
+
+def others_now(seconds: float = 2.0) -> float:
+    """The cores the machine's other processes use, on average over the next ``seconds``."""
+    b = busy_seconds()
+    time.sleep(seconds)
+    return (busy_seconds() - b) / seconds
+
+
+def wait_idle(limit: float) -> None:
+    """Wait (at most ``limit`` seconds) until the rest of the machine uses under IDLE cores."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end and not others_now() < IDLE:
+        pass
+
+
+def timed_run(python: str, args: list[str], cwd: str) -> tuple[float, float, float, bytes]:
+    """Wall seconds and CPU seconds (all its processes) of one whole command, the cores other
+    processes used meanwhile (on average), and what the command printed."""
     env = dict(os.environ)
     if Path(python).resolve().parent.parent == (ROOT / ".venv").resolve():
         env["PYTHONPATH"] = str(ROOT)  # the pure source tree, as `.venv/bin/python` runs it
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    busy = busy_seconds()
     t = time.perf_counter()
     done = subprocess.run([python, *args], cwd=cwd, env=env, capture_output=True, check=True)
     wall = time.perf_counter() - t
+    busy = busy_seconds() - busy
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    return wall, cpu, done.stdout
+    return wall, cpu, max(0.0, busy - cpu) / wall, done.stdout
 
 
 def engine_kind(python: str, cwd: str) -> str:
@@ -65,10 +97,13 @@ def main() -> None:
     ap.add_argument("--encounter", default="jaw_worm")
     ap.add_argument("--chunk", type=int, default=None, help="--chunk (default: simulate's own)")
     ap.add_argument("--python", default=sys.executable, help="the interpreter that runs gcs")
+    ap.add_argument("--wait-idle", type=float, default=0.0, metavar="SECONDS",
+                    help="before each round, wait up to this long for the machine to go idle")
     a = ap.parse_args()
     times: dict[int, list[float]] = {1: [], a.workers: []}
     cpus: dict[int, list[float]] = {1: [], a.workers: []}
     ratios: list[float] = []
+    idle_ratios: list[float] = []
     outputs: set[bytes] = set()
     with tempfile.TemporaryDirectory() as cwd:
         kind = engine_kind(a.python, cwd)
@@ -77,23 +112,31 @@ def main() -> None:
         print(f"engine        {kind}")
         print(f"cores         {os.cpu_count()}")
         for r in range(a.rounds):
+            if a.wait_idle:
+                wait_idle(a.wait_idle)
             line = []
+            busiest = 0.0
             for w in (1, a.workers):
-                load = os.getloadavg()[0]
-                dt, cpu, out = timed_run(a.python, simulate_args(a.encounter, a.battles, w, a.chunk),
-                                         cwd)
+                dt, cpu, others, out = timed_run(
+                    a.python, simulate_args(a.encounter, a.battles, w, a.chunk), cwd)
                 times[w].append(dt)
                 cpus[w].append(cpu)
                 outputs.add(out)
-                line.append(f"workers {w} {dt:6.2f} s, cpu {cpu:6.2f} s (load {load:.2f})")
+                busiest = max(busiest, others)
+                line.append(f"workers {w} {dt:6.2f} s, cpu {cpu:6.2f} s (others {others:.2f} cores)")
             ratios.append(times[1][-1] / times[a.workers][-1])
-            print(f"round {r + 1}       " + "  ".join(line) + f"  speed-up {ratios[-1]:.2f}x")
+            if busiest < IDLE:
+                idle_ratios.append(ratios[-1])
+            print(f"round {r + 1}       " + "  ".join(line) + f"  speed-up {ratios[-1]:.2f}x", flush=True)
     for w in (1, a.workers):
         med = statistics.median(times[w])
         print(f"workers {w}     {a.battles / med:,.0f} battles/s (median {med:.2f} s wall, "
               f"{statistics.median(cpus[w]):.2f} s cpu)")
     print(f"speed-up      {statistics.median(ratios):.2f}x (median of {a.rounds} rounds, "
           f"workers {a.workers} vs 1)")
+    idle = f"{statistics.median(idle_ratios):.2f}x" if idle_ratios else "none"
+    print(f"idle rounds   {len(idle_ratios)} of {a.rounds} (other processes under {IDLE} cores in "
+          f"both runs): speed-up {idle}")
     extra = statistics.median(cpus[a.workers]) / statistics.median(cpus[1]) - 1
     print(f"cpu overhead  {100 * extra:+.1f}% (cpu seconds of workers {a.workers} vs 1: what the "
           f"pool itself costs, whatever the load)")
