@@ -5,11 +5,13 @@ sweep, the whole command timed (start-up, content load, worker start, aggregatio
     .venv/bin/python benchmarks/bench_workers.py --battles 20000          # pure Python (source tree)
 
 Runs ``python -m gcs simulate --encounter E --battles N --policy random --seed 1 --json`` with
-``--workers 1`` and ``--workers W`` in interleaved rounds (1, W, 1, W, ...), from a temporary
+``--workers 1`` and ``--workers W`` in interleaved rounds (1, W, side by side, 1, W, ...), from a temporary
 directory (so the interpreter's installed gcs runs, not a source tree in the working directory),
 checks that both print the same bytes, and prints the wall and CPU time of each run with the
 cores the machine's other processes used meanwhile, the median battles/s of each, the median
-speed-up (over all rounds, and over the idle rounds alone), and the extra CPU time the pool
+speed-up (over all rounds, and over the idle rounds alone), the ceiling (``W`` independent
+``--workers 1`` commands of N/W battles each, started together: the speed-up the cores allow
+with no pool at all; a pool without overhead reaches it), and the extra CPU time the pool
 costs (start, pickling, aggregation: a number that load elsewhere hardly moves). The machine
 should be idle (``--wait-idle S`` waits for it before each round): another process on a core
 shows up as a speed-up below W. The wording and order of the lines are stable.
@@ -37,7 +39,7 @@ def simulate_args(encounter: str, battles: int, workers: int, chunk: int | None)
     return args + (["--chunk", str(chunk)] if chunk else [])
 
 
-IDLE = 0.15  # cores: a round is "idle" when everything else used less than this, on average
+IDLE = 0.15  # cores: a run is clean when the other processes left it its cores but this much
 
 
 def busy_seconds() -> float:
@@ -82,6 +84,23 @@ def timed_run(python: str, args: list[str], cwd: str) -> tuple[float, float, flo
     return wall, cpu, max(0.0, busy - cpu) / wall, done.stdout
 
 
+def side_by_side(python: str, args: list[str], cwd: str, n: int) -> tuple[float, float]:
+    """Wall seconds until ``n`` independent copies of one command, started together, have all
+    finished, and the cores other processes used meanwhile."""
+    busy = busy_seconds()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    procs = [subprocess.Popen([python, *args], cwd=cwd, stdout=subprocess.DEVNULL)
+             for _ in range(n)]
+    for p in procs:
+        if p.wait():
+            raise SystemExit(f"gcs simulate exited {p.returncode}")
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, max(0.0, busy_seconds() - busy - cpu) / wall
+
+
 def engine_kind(python: str, cwd: str) -> str:
     code = "import gcs.battle.phases as p; print(p.__file__)"
     where = subprocess.run([python, "-c", code], cwd=cwd, capture_output=True, text=True,
@@ -104,39 +123,48 @@ def main() -> None:
     cpus: dict[int, list[float]] = {1: [], a.workers: []}
     ratios: list[float] = []
     idle_ratios: list[float] = []
+    ceilings: list[float] = []
     outputs: set[bytes] = set()
     with tempfile.TemporaryDirectory() as cwd:
         kind = engine_kind(a.python, cwd)
         print(f"workload      gcs simulate --encounter {a.encounter} --battles {a.battles} "
               f"--policy random --seed 1 --json, python {platform.python_version()}")
         print(f"engine        {kind}")
-        print(f"cores         {os.cpu_count()}")
+        cores = os.cpu_count() or 1
+        print(f"cores         {cores}")
         for r in range(a.rounds):
             if a.wait_idle:
                 wait_idle(a.wait_idle)
             line = []
-            busiest = 0.0
+            clean = True
             for w in (1, a.workers):
                 dt, cpu, others, out = timed_run(
                     a.python, simulate_args(a.encounter, a.battles, w, a.chunk), cwd)
                 times[w].append(dt)
                 cpus[w].append(cpu)
                 outputs.add(out)
-                busiest = max(busiest, others)
+                clean = clean and others < cores - w + IDLE  # it had its w cores to itself
                 line.append(f"workers {w} {dt:6.2f} s, cpu {cpu:6.2f} s (others {others:.2f} cores)")
+            part = simulate_args(a.encounter, a.battles // a.workers, 1, a.chunk)
+            apart, others = side_by_side(a.python, part, cwd, a.workers)
+            ceilings.append(times[1][-1] / apart)
+            line.append(f"{a.workers} x workers 1 side by side {apart:6.2f} s (others {others:.2f} cores)")
             ratios.append(times[1][-1] / times[a.workers][-1])
-            if busiest < IDLE:
+            if clean and others < cores - a.workers + IDLE:
                 idle_ratios.append(ratios[-1])
-            print(f"round {r + 1}       " + "  ".join(line) + f"  speed-up {ratios[-1]:.2f}x", flush=True)
+            print(f"round {r + 1}       " + "  ".join(line) + f"  speed-up {ratios[-1]:.2f}x "
+                  f"(ceiling {ceilings[-1]:.2f}x)", flush=True)
     for w in (1, a.workers):
         med = statistics.median(times[w])
         print(f"workers {w}     {a.battles / med:,.0f} battles/s (median {med:.2f} s wall, "
               f"{statistics.median(cpus[w]):.2f} s cpu)")
     print(f"speed-up      {statistics.median(ratios):.2f}x (median of {a.rounds} rounds, "
           f"workers {a.workers} vs 1)")
+    print(f"ceiling       {statistics.median(ceilings):.2f}x ({a.workers} independent `--workers 1` "
+          f"commands of {a.battles // a.workers} battles side by side: what this machine allows)")
     idle = f"{statistics.median(idle_ratios):.2f}x" if idle_ratios else "none"
-    print(f"idle rounds   {len(idle_ratios)} of {a.rounds} (other processes under {IDLE} cores in "
-          f"both runs): speed-up {idle}")
+    print(f"idle rounds   {len(idle_ratios)} of {a.rounds} (every run had its cores: the other "
+          f"processes used under {IDLE} of them): speed-up {idle}")
     extra = statistics.median(cpus[a.workers]) / statistics.median(cpus[1]) - 1
     print(f"cpu overhead  {100 * extra:+.1f}% (cpu seconds of workers {a.workers} vs 1: what the "
           f"pool itself costs, whatever the load)")

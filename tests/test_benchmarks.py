@@ -48,7 +48,7 @@ def test_profile_battle_splits_the_time_into_phases_modules_and_functions() -> N
 def test_bench_workers_compares_the_outputs_of_both_runs() -> None:
     lines = run("bench_workers.py", "--battles", "30", "--rounds", "1", "--chunk", "7")
     assert labels(lines) == ["workload", "engine", "cores", "round 1", "workers 1", "workers 2",
-                             "speed-up", "idle rounds", "cpu overhead", "output"]
+                             "speed-up", "ceiling", "idle rounds", "cpu overhead", "output"]
     assert lines[-1] == "output        identical (--json, every run)"
 
 
