@@ -5,16 +5,17 @@ sweep, the whole command timed (start-up, content load, worker start, aggregatio
     .venv/bin/python benchmarks/bench_workers.py --battles 20000          # pure Python (source tree)
 
 Runs ``python -m gcs simulate --encounter E --battles N --policy random --seed 1 --json`` with
-``--workers 1`` and ``--workers W`` in interleaved rounds (1, W, side by side, 1, W, ...), from a temporary
-directory (so the interpreter's installed gcs runs, not a source tree in the working directory),
+``--workers 1`` and ``--workers W`` in interleaved rounds (1, W, side by side, 1, W, ...), from a
+temporary directory (so the interpreter's installed gcs runs, not a source tree there),
 checks that both print the same bytes, and prints the wall and CPU time of each run with the
 cores the machine's other processes used meanwhile, the median battles/s of each, the median
 speed-up (over all rounds, and over the idle rounds alone), the ceiling (``W`` independent
 ``--workers 1`` commands of N/W battles each, started together: the speed-up the cores allow
-with no pool at all; a pool without overhead reaches it), and the extra CPU time the pool
-costs (start, pickling, aggregation: a number that load elsewhere hardly moves). The machine
-should be idle (``--wait-idle S`` waits for it before each round): another process on a core
-shows up as a speed-up below W. The wording and order of the lines are stable.
+with no pool at all; a pool without overhead reaches it), and the extra CPU time of the
+pool's run (start, pickling, aggregation, and the cores slowing each other: a number that load
+elsewhere hardly moves). The machine should be idle (``--wait-idle S`` waits for it before each
+round): another process on a core shows up as a speed-up below W. The wording and order of the
+lines are stable.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ def timed_run(python: str, args: list[str], cwd: str) -> tuple[float, float, flo
     """Wall seconds and CPU seconds (all its processes) of one whole command, the cores other
     processes used meanwhile (on average), and what the command printed."""
     env = dict(os.environ)
-    if Path(python).resolve().parent.parent == (ROOT / ".venv").resolve():
+    if Path(python).absolute().parent.parent == ROOT / ".venv":
         env["PYTHONPATH"] = str(ROOT)  # the pure source tree, as `.venv/bin/python` runs it
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     busy = busy_seconds()
@@ -166,8 +167,8 @@ def main() -> None:
     print(f"idle rounds   {len(idle_ratios)} of {a.rounds} (every run had its cores: the other "
           f"processes used under {IDLE} of them): speed-up {idle}")
     extra = statistics.median(cpus[a.workers]) / statistics.median(cpus[1]) - 1
-    print(f"cpu overhead  {100 * extra:+.1f}% (cpu seconds of workers {a.workers} vs 1: what the "
-          f"pool itself costs, whatever the load)")
+    print(f"cpu overhead  {100 * extra:+.1f}% (cpu seconds of workers {a.workers} vs 1: the pool, and "
+          f"the cores slowing each other; hardly moved by load)")
     print(f"output        {'identical' if len(outputs) == 1 else 'DIFFERS'} (--json, every run)")
 
 
