@@ -5,15 +5,21 @@ actions, a fresh battle each time, one process.
     .venv/compiled/bin/python benchmarks/bench_battle.py     # compiled (the installed wheel)
 
 Prints battles/s (with ``log_events=False`` and with a default ``Game()``), decisions/s,
-apply/s and the clone time of a mid-battle state. The numbers
-are wall-clock measurements of this machine; the wording and order of the lines are stable.
+apply/s, the clone time and the size in bytes of a mid-battle state. Battles/s, decisions/s
+and apply/s are the median of ``--repeat`` rounds (default 5; each round runs the three
+measurements one after the other, so a burst of load elsewhere hits one round, not one
+number); the spread of battles/s over the rounds is printed last. The numbers are wall-clock
+measurements of this machine; the wording and order of the lines are stable (new lines are
+added at the end).
 """
 
 from __future__ import annotations
 
 import argparse
 import platform
+import statistics
 import time
+from typing import Any
 
 from gcs import Game, builtin_content
 from gcs.sim.policies import RandomPolicy
@@ -50,16 +56,34 @@ def bench_apply(n_battles: int, seed: int) -> tuple[float, int]:
     return spent, applies
 
 
-def bench_clone(reps: int, seed: int) -> float:
-    content = builtin_content()
-    g = Game(content, seed=seed, log_events=False)
+def mid_battle(seed: int) -> Game:
+    """A few decisions into a battle: the state that clone and state size measure."""
+    g = Game(builtin_content(), seed=seed, log_events=False)
     g.start_battle("jaw_worm")
     pol = RandomPolicy(seed)
-    for _ in range(4):  # a few decisions in: a mid-battle state
+    for _ in range(4):
         legal = g.legal_actions()
         if not legal:
             break
         g.apply(pol(g, legal))
+    return g
+
+
+def state_bytes(g: Game) -> tuple[int, str]:
+    """The mid-battle state's size in bytes, and who measured it: the engine's ``state_size``
+    when it has one, else this folder's deep-sizeof helper."""
+    import gcs.battle.state as st
+
+    own: Any = getattr(st, "state_size", None)
+    if own is not None:
+        return int(own(g)), "gcs.battle.state.state_size"
+    from state_size import state_size  # benchmarks/state_size.py, next to this script
+
+    return state_size(g), "benchmarks/state_size.py"
+
+
+def bench_clone(reps: int, seed: int) -> float:
+    g = mid_battle(seed)
     best = float("inf")
     for _ in range(5):
         t = time.perf_counter()
@@ -73,12 +97,24 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--battles", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=12345)
+    ap.add_argument("--repeat", type=int, default=5, help="rounds; the median is printed")
     a = ap.parse_args()
     bench_battles(50, a.seed)  # warm-up
-    dt, decisions, wins = bench_battles(a.battles, a.seed)
-    dt_log, _, _ = bench_battles(a.battles, a.seed, log_events=True)
-    spent, applies = bench_apply(max(1, a.battles // 5), a.seed)
+    rates: list[float] = []
+    decision_rates: list[float] = []
+    log_rates: list[float] = []
+    apply_rates: list[float] = []
+    for _ in range(max(1, a.repeat)):
+        dt, decisions, wins = bench_battles(a.battles, a.seed)
+        dt_log, _, _ = bench_battles(a.battles, a.seed, log_events=True)
+        spent, applies = bench_apply(max(1, a.battles // 5), a.seed)
+        rates.append(a.battles / dt)
+        decision_rates.append(decisions / dt)
+        log_rates.append(a.battles / dt_log)
+        apply_rates.append(applies / spent)
     clone = bench_clone(2000, a.seed)
+    size, measured_by = state_bytes(mid_battle(a.seed))
+    med = statistics.median
     import gcs.battle.phases as phases
 
     kind = "compiled (mypyc, installed wheel)" if phases.__file__.endswith(".so") else "pure Python"
@@ -86,11 +122,14 @@ def main() -> None:
           f"python {platform.python_version()}")
     print(f"engine        {kind}")
     print(f"battles       {a.battles} ({wins} won)")
-    print(f"battles/s     {a.battles / dt:,.0f}")
-    print(f"decisions/s   {decisions / dt:,.0f}")
-    print(f"battles/s     {a.battles / dt_log:,.0f} (default Game: event log on)")
-    print(f"apply/s       {applies / spent:,.0f}")
+    print(f"battles/s     {med(rates):,.0f}")
+    print(f"decisions/s   {med(decision_rates):,.0f}")
+    print(f"battles/s     {med(log_rates):,.0f} (default Game: event log on)")
+    print(f"apply/s       {med(apply_rates):,.0f}")
     print(f"clone         {clone * 1e6:.2f} us (mid-battle state)")
+    print(f"state size    {size:,} bytes (mid-battle state, {measured_by})")
+    print(f"rounds        {len(rates)}: battles/s, decisions/s, apply/s are medians; battles/s "
+          f"ranged {min(rates):,.0f}-{max(rates):,.0f}")
 
 
 if __name__ == "__main__":

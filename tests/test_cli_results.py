@@ -181,7 +181,7 @@ def test_ctrl_c_exits_130_and_says_how_to_resume(tmp_path: Path, capsys: Capsys,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     import gcs.sim.sweep as sweep_mod
 
-    real = sweep_mod.run_rows
+    real = sweep_mod.play_chunk
     calls = []
 
     def interrupted(*args: object) -> object:
@@ -190,14 +190,14 @@ def test_ctrl_c_exits_130_and_says_how_to_resume(tmp_path: Path, capsys: Capsys,
             raise KeyboardInterrupt
         return real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(sweep_mod, "run_rows", interrupted)
+    monkeypatch.setattr(sweep_mod, "play_chunk", interrupted)
     path = tmp_path / "rows.jsonl"
     args = ["simulate", "--encounter", "jaw_worm", "--battles", "30", "--chunk", "5", "--out",
             str(path), "--quiet"]
     code, _, err = run_cli(capsys, *args)
     assert code == 130
     assert f"{path} holds 10 rows: run the same command with --resume to finish" in " ".join(err.split())
-    monkeypatch.setattr(sweep_mod, "run_rows", real)
+    monkeypatch.setattr(sweep_mod, "play_chunk", real)
     code, _, err = run_cli(capsys, *args, "--resume")
     assert code == 0, err
     assert [r["battle"] for r in read_rows(path)] == list(range(30))

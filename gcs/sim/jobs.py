@@ -122,10 +122,36 @@ def run_rows(job: Job, start: int, stop: int, job_index: int = 0,
 
 def run_chunk(job: Job, start: int, stop: int, content: Content | None = None) -> Summary:
     """Battles ``start..stop-1`` of a simulation, aggregated."""
-    out = Summary()
-    for row in run_rows(job, start, stop, 0, content):
-        out.add_row(row)
-    return out
+    return play_chunk(job, start, stop, 0, content, keep_rows=False).summary
+
+
+@dataclass
+class Chunk:
+    """What a worker sends back for one chunk of a sweep: the chunk's ``Summary`` and, only
+    when the driver writes or forwards rows, the rows themselves (else an empty list, so a
+    plain summary sends a few hundred bytes per chunk, not one dict per battle)."""
+
+    job: int
+    summary: Summary
+    rows: list[Row]
+
+
+def play_chunk(job: Job, start: int, stop: int, job_index: int = 0,
+               content: Content | None = None, keep_rows: bool = True) -> Chunk:
+    """Battles ``start..stop-1`` of ``job``, summed on the spot; their rows kept if ``keep_rows``.
+
+    The summary is the same as adding every row in order on the driver (``Summary.add`` of
+    per-chunk sums, in chunk order, gives the same numbers and the same first-seen key order
+    as ``add_row`` of every row), so where the sums are made does not change any output."""
+    c = content if content is not None else _content(job.pack)
+    summary = Summary()
+    rows: list[Row] = []
+    for i in range(start, stop):
+        row = play_row(job, i, c, job_index)[0]
+        summary.add_row(row)
+        if keep_rows:
+            rows.append(row)
+    return Chunk(job_index, summary, rows)
 
 
 def parse_deck(text: str | None) -> tuple[str, ...] | None:

@@ -131,27 +131,33 @@ def _csv_value(v: Any) -> Any:
 
 
 class _ParquetWriter:
-    BUFFER = 8192
+    BUFFER = 8192  # rows per row group: every row group but the last holds exactly this many
 
-    def __init__(self, path: Path, keep: list[Row]) -> None:
+    def __init__(self, path: Path, resume: bool) -> None:
         self.pa = _pyarrow()
         self.path = path
         self.tmp = path.with_name(path.name + ".partial")
         self.schema = _schema(self.pa)
         self.writer = self.pa.parquet.ParquetWriter(str(self.tmp), self.schema)
         self.buf: list[Row] = []
-        self.write(keep)
+        if resume and path.exists():  # a Parquet file cannot be appended to: copy its rows over
+            for row in read_rows(path):  # one by one, through the buffer (constant memory)
+                self.write((row,))
 
     def write(self, rows: Iterable[Row]) -> None:
         self.buf.extend(rows)
-        if len(self.buf) >= self.BUFFER:
-            self._flush()
+        # cut at exactly BUFFER rows, not at the first chunk that crosses it: the file's row
+        # groups (and so its bytes) do not depend on --chunk, --workers or a resume
+        while len(self.buf) >= self.BUFFER:
+            self._flush(self.BUFFER)
 
-    def _flush(self) -> None:
-        if self.buf:
-            cols = {c: [_arrow_value(r[c]) for r in self.buf] for c in COLUMNS}
+    def _flush(self, n: int | None = None) -> None:
+        """Write the first ``n`` buffered rows (all of them for None) as one row group."""
+        rows = self.buf[:n]
+        if rows:
+            cols = {c: [_arrow_value(r[c]) for r in rows] for c in COLUMNS}
             self.writer.write_table(self.pa.table(cols, schema=self.schema))
-            self.buf = []
+            del self.buf[:len(rows)]
 
     def close(self) -> None:
         self._flush()
@@ -163,14 +169,15 @@ def _arrow_value(v: Any) -> Any:
     return sorted(v.items()) if isinstance(v, dict) else v
 
 
-def open_writer(path: str | Path, *, keep: list[Row] | None = None) -> RowWriter:
-    """A streaming writer for ``path``. ``keep``: rows already in the file (a resume), which
-    stay; without it the file is started afresh."""
+def open_writer(path: str | Path, *, resume: bool = False) -> RowWriter:
+    """A streaming writer for ``path``. ``resume``: the rows already in the file stay and new
+    rows follow them (check them first: ``gcs.sim.sweep.resume_from``); without it the file is
+    started afresh."""
     p = Path(path)
     fmt = file_format(p)
     if fmt == ".parquet":
-        return _ParquetWriter(p, keep or [])
-    return _TextWriter(p, fmt, append=keep is not None)
+        return _ParquetWriter(p, resume)
+    return _TextWriter(p, fmt, append=resume)
 
 
 def read_rows(path: str | Path) -> Iterator[Row]:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..content.db import Content
 from .backends import Backend, InProcess, Task
-from .jobs import Job, Summary, format_deck, run_rows
+from .jobs import Chunk, Job, Summary, format_deck, play_chunk
 from .results import ResultsError, Row, RowWriter, open_writer, read_rows, truncate_to_complete
 
 Progress = Callable[[int, int], None]
@@ -34,13 +34,15 @@ class Sweep:
         """The number of battles (rows) in the whole sweep."""
         return len(self.jobs) * self.battles
 
-    def tasks(self, done: int = 0, content: Content | None = None) -> Iterator[Task]:
-        """The chunks still to run after the first ``done`` rows, in row order."""
+    def tasks(self, done: int = 0, content: Content | None = None,
+              keep_rows: bool = True) -> Iterator[Task]:
+        """The chunks still to run after the first ``done`` rows, in row order: the arguments
+        of ``play_chunk``."""
         for j, job in enumerate(self.jobs):
             first = max(0, done - j * self.battles)
             for a in range(first, self.battles, self.chunk):
                 if a < self.battles:
-                    yield (job, a, min(self.battles, a + self.chunk), j, content)
+                    yield (job, a, min(self.battles, a + self.chunk), j, content, keep_rows)
 
     def check_row(self, n: int, row: Row, where: str) -> None:
         """Raise unless ``row`` is row ``n`` of this sweep (a resume's check)."""
@@ -56,23 +58,19 @@ class Sweep:
                                + "; ".join(diff))
 
 
-def resume_from(sweep: Sweep, path: str | Path) -> tuple[list[Row], list[Summary]]:
-    """The rows of an interrupted sweep's file (checked against ``sweep``) and the summaries
-    they add up to. Parquet rows are returned (to be rewritten); CSV/JSONL rows are not kept in
-    memory (the file is appended to) and come back as an empty list."""
+def resume_from(sweep: Sweep, path: str | Path) -> list[Summary]:
+    """The summaries of the rows of an interrupted sweep's file, each row checked against
+    ``sweep``. The rows are read one by one and not kept: the writer appends to the file (or,
+    for Parquet, copies it row by row), so a resume needs constant memory too."""
     sums = [Summary() for _ in sweep.jobs]
     p = Path(path)
-    keep: list[Row] = []
     if not p.exists():
-        return keep, sums
+        return sums
     truncate_to_complete(p)
-    parquet = p.suffix.lower() == ".parquet"
     for n, row in enumerate(read_rows(p)):
         sweep.check_row(n, row, f"{p} row {n}")
         sums[row["job"]].add_row(row)
-        if parquet:
-            keep.append(row)
-    return keep, sums
+    return sums
 
 
 def run_sweep(sweep: Sweep, backend: Backend | None = None, *, out: str | Path | None = None,
@@ -82,32 +80,41 @@ def run_sweep(sweep: Sweep, backend: Backend | None = None, *, out: str | Path |
 
     ``out``: a results file the rows stream into (with ``resume``, an existing file's rows are
     kept and only the missing battles run). ``sink`` also gets every chunk's rows, in order.
-    ``content``: the pack already loaded (used by the in-process backend only)."""
+    ``content``: the pack already loaded (used by the in-process backend only).
+
+    Memory does not grow with the sweep: the backend keeps a few chunks in flight, each job's
+    ``Summary`` holds sums and histograms, and rows (made only when ``out`` or ``sink`` needs
+    them) go to disk chunk by chunk."""
     backend = backend if backend is not None else InProcess()
     sums = [Summary() for _ in sweep.jobs]
-    keep: list[Row] | None = None
     if out is not None and resume:
-        keep, sums = resume_from(sweep, out)
+        sums = resume_from(sweep, out)
     done = sum(s.battles for s in sums)
-    writer: RowWriter | None = open_writer(out, keep=keep) if out is not None else None
+    writer: RowWriter | None = open_writer(out, resume=resume) if out is not None else None
     local = content if isinstance(backend, InProcess) else None
+    keep_rows = writer is not None or sink is not None
     try:
         if progress and done:
             progress(done, sweep.total)
-        for rows in backend.map(run_rows, sweep.tasks(done, local)):
-            for row in rows:
-                sums[row["job"]].add_row(row)
-            if writer is not None:
-                writer.write(rows)
-            if sink is not None:
-                sink(rows)
-            done += len(rows)
+        for chunk in backend.map(play_chunk, sweep.tasks(done, local, keep_rows)):
+            _take(chunk, sums, writer, sink)
+            done += chunk.summary.battles
             if progress:
                 progress(done, sweep.total)
     finally:
         if writer is not None:
             writer.close()
     return sums
+
+
+def _take(chunk: Chunk, sums: list[Summary], writer: RowWriter | None,
+          sink: RowSink | None) -> None:
+    """Add one finished chunk to its job's summary, and pass its rows on."""
+    sums[chunk.job].add(chunk.summary)
+    if writer is not None:
+        writer.write(chunk.rows)
+    if sink is not None:
+        sink(chunk.rows)
 
 
 def count_rows(path: str | Path) -> int:

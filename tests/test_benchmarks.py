@@ -1,0 +1,86 @@
+"""The benchmark scripts run and print their stable lines (no timing is asserted: speed is read
+from their output, never tested), and the state-size helper counts the state, not the content."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import gcs
+from gcs.sim.policies import RandomPolicy
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def run(script: str, *args: str) -> list[str]:
+    done = subprocess.run([sys.executable, str(BENCH / script), *args], capture_output=True,
+                          text=True, check=True, timeout=300)
+    return done.stdout.splitlines()
+
+
+def labels(lines: list[str]) -> list[str]:
+    return [line.split("  ")[0] for line in lines if not line.startswith(" ")]
+
+
+def test_bench_battle_prints_its_lines_in_order_with_the_state_size() -> None:
+    lines = run("bench_battle.py", "--battles", "4", "--repeat", "2")
+    assert labels(lines) == ["workload", "engine", "battles", "battles/s", "decisions/s",
+                             "battles/s", "apply/s", "clone", "state size", "rounds"]
+    size = next(line for line in lines if line.startswith("state size"))
+    assert int(size.split()[2].replace(",", "")) > 1000
+    assert lines[-1].startswith("rounds        2: ")
+
+
+def test_profile_battle_splits_the_time_into_phases_modules_and_functions() -> None:
+    lines = run("profile_battle.py", "--battles", "3", "--top", "4")
+    assert labels(lines) == ["workload", "engine", "phases", "modules", "functions"]
+    phases = [line.split()[0:2] for line in lines[3:11]]
+    assert [" ".join(p).split(" ")[0] for p in phases] == [
+        "new", "start", "legal", "policy", "apply:", "apply:", "apply:", "loop"]
+    shares = [float(line.split("%")[0].split()[-1]) for line in lines[3:11]]
+    assert abs(sum(shares) - 100) < 0.5  # the phases account for the whole measured time
+    assert len(lines) == 11 + 1 + 4 + 1 + 4
+
+
+def test_bench_workers_compares_the_outputs_of_both_runs() -> None:
+    lines = run("bench_workers.py", "--battles", "30", "--rounds", "1", "--chunk", "7")
+    assert labels(lines) == ["workload", "engine", "cores", "round 1", "workers 1", "workers 2",
+                             "speed-up", "ceiling", "idle rounds", "cpu overhead", "output"]
+    assert lines[-1] == "output        identical (--json, every run)"
+
+
+def state_size_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("state_size", BENCH / "state_size.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_state_size_counts_the_state_and_leaves_the_content_out() -> None:
+    ss = state_size_module()
+    content = gcs.builtin_content()
+    g = gcs.Game(content, seed=5, log_events=False)
+    g.start_battle("jaw_worm")
+    pol = RandomPolicy(5)
+    for _ in range(3):
+        g.apply(pol(g, g.legal_actions()))
+    size = ss.state_size(g)
+    clone = ss.state_size(g.clone())  # the same data, its lists without spare capacity
+    assert 0.8 * size < clone <= size
+    shared = ss.shared_ids(content)
+    counted = list(ss._walk(g._e.s, shared))
+    kinds = {type(o).__name__ for o in counted}
+    assert {"State", "CardInstance", "Unit", "Rng", "list", "dict"} <= kinds
+    assert "GameCard" not in kinds and not any(id(o) in shared for o in counted)
+    assert ss.deep_size(g._e.s, set()) > size  # the card definitions it points at, left out
+    big = gcs.Game(content, seed=5, log_events=False)
+    big.set_master_deck(["strike"] * 30)
+    big.start_battle("jaw_worm")
+    small = gcs.Game(content, seed=5, log_events=False)
+    small.set_master_deck(["strike"] * 10)
+    small.start_battle("jaw_worm")
+    assert ss.state_size(big) > ss.state_size(small)  # 20 more card instances, counted
