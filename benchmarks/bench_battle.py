@@ -19,7 +19,6 @@ import argparse
 import platform
 import statistics
 import time
-from typing import Any
 
 from gcs import Game, builtin_content
 from gcs.sim.policies import RandomPolicy
@@ -69,17 +68,12 @@ def mid_battle(seed: int) -> Game:
     return g
 
 
-def state_bytes(g: Game) -> tuple[int, str]:
-    """The mid-battle state's size in bytes, and who measured it: the engine's ``state_size``
-    when it has one, else this folder's deep-sizeof helper."""
-    import gcs.battle.state as st
+def state_bytes(g: Game) -> int:
+    """The mid-battle state's size in bytes (``gcs.battle.state.state_size``: what the state
+    owns; content, strings and enum members left out)."""
+    from gcs.battle.state import state_size
 
-    own: Any = getattr(st, "state_size", None)
-    if own is not None:
-        return int(own(g)), "gcs.battle.state.state_size"
-    from state_size import state_size  # benchmarks/state_size.py, next to this script
-
-    return state_size(g), "benchmarks/state_size.py"
+    return state_size(g)
 
 
 def bench_clone(reps: int, seed: int) -> float:
@@ -113,7 +107,7 @@ def main() -> None:
         log_rates.append(a.battles / dt_log)
         apply_rates.append(applies / spent)
     clone = bench_clone(2000, a.seed)
-    size, measured_by = state_bytes(mid_battle(a.seed))
+    size = state_bytes(mid_battle(a.seed))
     med = statistics.median
     import gcs.battle.phases as phases
 
@@ -127,7 +121,7 @@ def main() -> None:
     print(f"battles/s     {med(log_rates):,.0f} (default Game: event log on)")
     print(f"apply/s       {med(apply_rates):,.0f}")
     print(f"clone         {clone * 1e6:.2f} us (mid-battle state)")
-    print(f"state size    {size:,} bytes (mid-battle state, {measured_by})")
+    print(f"state size    {size:,} bytes (mid-battle state: what it owns, content left out)")
     print(f"rounds        {len(rates)}: battles/s, decisions/s, apply/s are medians; battles/s "
           f"ranged {min(rates):,.0f}-{max(rates):,.0f}")
 

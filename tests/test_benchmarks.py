@@ -3,14 +3,9 @@ from their output, never tested), and the state-size helper counts the state, no
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
-
-import gcs
-from gcs.sim.policies import RandomPolicy
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
 
@@ -50,37 +45,3 @@ def test_bench_workers_compares_the_outputs_of_both_runs() -> None:
     assert labels(lines) == ["workload", "engine", "cores", "round 1", "workers 1", "workers 2",
                              "speed-up", "ceiling", "idle rounds", "cpu overhead", "output"]
     assert lines[-1] == "output        identical (--json, every run)"
-
-
-def state_size_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("state_size", BENCH / "state_size.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def test_state_size_counts_the_state_and_leaves_the_content_out() -> None:
-    ss = state_size_module()
-    content = gcs.builtin_content()
-    g = gcs.Game(content, seed=5, log_events=False)
-    g.start_battle("jaw_worm")
-    pol = RandomPolicy(5)
-    for _ in range(3):
-        g.apply(pol(g, g.legal_actions()))
-    size = ss.state_size(g)
-    clone = ss.state_size(g.clone())  # the same data, its lists without spare capacity
-    assert 0.8 * size < clone <= size
-    shared = ss.shared_ids(content)
-    counted = list(ss._walk(g._e.s, shared))
-    kinds = {type(o).__name__ for o in counted}
-    assert {"State", "CardInstance", "Unit", "Rng", "list", "dict"} <= kinds
-    assert "GameCard" not in kinds and not any(id(o) in shared for o in counted)
-    assert ss.deep_size(g._e.s, set()) > size  # the card definitions it points at, left out
-    big = gcs.Game(content, seed=5, log_events=False)
-    big.set_master_deck(["strike"] * 30)
-    big.start_battle("jaw_worm")
-    small = gcs.Game(content, seed=5, log_events=False)
-    small.set_master_deck(["strike"] * 10)
-    small.start_battle("jaw_worm")
-    assert ss.state_size(big) > ss.state_size(small)  # 20 more card instances, counted
