@@ -125,6 +125,18 @@ def hooks_possible(e: Engine) -> bool:
     return False
 
 
+def modified_cost(inst: CardInstance) -> int:
+    """Definition cost + master-deck delta, then the battle and turn modifiers (before cost
+    hooks and the floor at 0): a ``set`` replaces the value so far, later deltas still add."""
+    cost = inst.active.cost + inst.cost_delta
+    if inst.battle_set is not None:
+        cost = inst.battle_set
+    cost += inst.battle_delta
+    if inst.turn_set is not None:
+        cost = inst.turn_set
+    return cost + inst.turn_delta
+
+
 def effective_cost(e: Engine, inst: CardInstance, hooks: bool | None = None) -> int:
     """Definition cost + master-deck delta, then battle and turn modifiers, then cost hooks; >= 0.
 
@@ -134,13 +146,7 @@ def effective_cost(e: Engine, inst: CardInstance, hooks: bool | None = None) -> 
     card = inst.active
     if card.x_cost:
         return e.s.energy
-    cost = card.cost + inst.cost_delta
-    if inst.battle_set is not None:
-        cost = inst.battle_set
-    cost += inst.battle_delta
-    if inst.turn_set is not None:
-        cost = inst.turn_set
-    cost += inst.turn_delta
+    cost = modified_cost(inst)
     if hooks is None:
         hooks = hooks_possible(e)
     if hooks:

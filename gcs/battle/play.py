@@ -19,7 +19,7 @@ from .cards import (
     to_exhaust,
 )
 from .combat import status_entries
-from .hooks import effective_cost, hooks_possible, playable_by_hooks
+from .hooks import effective_cost, hooks_possible, modified_cost, playable_by_hooks
 from .phases import check_end, push_turn_end
 from .state import CardInstance, Ctx, Frame
 
@@ -93,14 +93,8 @@ def playable_in_hand(e: Engine, inst: CardInstance, hooks: bool) -> bool:
         return not hooks or playable_by_hooks(e, inst)
     if hooks:
         return playable_by_hooks(e, inst) and effective_cost(e, inst, True) <= e.s.energy
-    # effective_cost with no hook possible, inlined: the same modifiers in the same order
-    cost = card.cost + inst.cost_delta
-    if inst.battle_set is not None:
-        cost = inst.battle_set
-    cost += inst.battle_delta
-    if inst.turn_set is not None:
-        cost = inst.turn_set
-    cost += inst.turn_delta
+    # effective_cost with no hook possible: the modifiers alone, floored at 0
+    cost = modified_cost(inst)
     return (cost if cost > 0 else 0) <= e.s.energy
 
 
