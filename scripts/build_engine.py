@@ -137,7 +137,7 @@ def main() -> None:
         return
     if a.if_stale and is_fresh():
         return
-    print("building the gcs wheel (mypyc compiles the engine core, about 30 s) ...", file=sys.stderr)
+    print("building the gcs wheel (mypyc compiles the engine core, about a minute) ...", file=sys.stderr)
     build()
 
 
