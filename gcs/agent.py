@@ -11,7 +11,7 @@ from .battle.phases import check_end, push_turn_end
 from .battle.play import card_refusal, commit_play, playable_in_hand
 from .battle.refusals import end_turn_refusal
 from .battle.state import CHOICE, GATE, NO_PAUSE, WAIT, Unit
-from .enums import BattlePhase, TargetMode
+from .enums import PHASE_PLAYER_PHASE, TARGET_SINGLE_ENEMY, BattlePhase, TargetMode
 from .errors import BusyError, GameError, IllegalActionError
 
 if TYPE_CHECKING:
@@ -24,9 +24,6 @@ END: Final = "end"
 REWARD: Final = "reward"
 SKIP: Final = "skip"
 MAX_CHOICE_ACTIONS: Final = 512
-# enum members read on every decision, as constants (see gcs/battle/state.py: REMOVED)
-PLAYER_PHASE: Final = BattlePhase.PLAYER_PHASE
-SINGLE_ENEMY: Final = TargetMode.SINGLE_ENEMY
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -129,7 +126,7 @@ def legal_actions(g: Game) -> list[Action]:
                 if len(out) >= MAX_CHOICE_ACTIONS:
                     return out
         return out
-    if s.pause != NO_PAUSE or s.stack or s.phase is not PLAYER_PHASE:
+    if s.pause != NO_PAUSE or s.stack or s.phase is not PHASE_PLAYER_PHASE:
         return []
     # recomputed only when the battle changed: every facade call that changes hand, energy,
     # hooks or a pause runs the loop, and ``e.ticks`` counts those runs (the version counter)
@@ -140,7 +137,7 @@ def legal_actions(g: Game) -> list[Action]:
     cards = s.cards
     alive = [u.uid - 1 for u in s.units[1:] if u.alive]
     hooks = hooks_possible(e)
-    single = SINGLE_ENEMY
+    single = TARGET_SINGLE_ENEMY
     plays = _PLAYS
     for i, uid in enumerate(s.hand):
         inst = cards[uid]
@@ -280,7 +277,7 @@ def settle_wave(e: Engine) -> None:
     PlayerPhase: commit a decided battle, else a turn end a behaviour asked for."""
     s = e.s
     if (not s.active or s.stack or s.pause != NO_PAUSE
-            or s.phase is not PLAYER_PHASE):
+            or s.phase is not PHASE_PLAYER_PHASE):
         return
     if check_end(e):
         e.run()

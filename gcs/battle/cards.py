@@ -5,11 +5,29 @@ Every change to a pile goes through this module, which also publishes the events
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from .. import events as ev
 from ..content.defs import GameCard
-from ..enums import DrawPilePosition, Pile, PileScope
+from ..enums import (
+    PILE_DISCARD,
+    PILE_DRAW,
+    PILE_EXHAUST,
+    PILE_HAND,
+    PILE_LIMBO,
+    PILE_REMOVED,
+    POS_BOTTOM,
+    POS_TOP,
+    SCOPE_ALL,
+    SCOPE_DISCARD,
+    SCOPE_DRAW,
+    SCOPE_EXHAUST,
+    SCOPE_HAND,
+    SCOPE_MASTER,
+    DrawPilePosition,
+    Pile,
+    PileScope,
+)
 from ..flow.nodes import Node
 from . import frames as K
 from .hooks import draws_forbidden, hand_size, hooks_possible
@@ -17,23 +35,6 @@ from .state import CardInstance, Ctx, Frame
 
 if TYPE_CHECKING:
     from ..engine import Engine
-
-# Enum members read at run time, bound once: on Python 3.11 every ``Pile.HAND`` goes through
-# EnumType.__getattr__'s slow attribute path (about 0.1 us), a module constant does not.
-PILE_DISCARD: Final = Pile.DISCARD
-PILE_DRAW: Final = Pile.DRAW
-PILE_EXHAUST: Final = Pile.EXHAUST
-PILE_HAND: Final = Pile.HAND
-PILE_LIMBO: Final = Pile.LIMBO
-PILE_REMOVED: Final = Pile.REMOVED
-POS_BOTTOM: Final = DrawPilePosition.BOTTOM
-POS_TOP: Final = DrawPilePosition.TOP
-SCOPE_ALL: Final = PileScope.ALL
-SCOPE_DISCARD: Final = PileScope.DISCARD
-SCOPE_DRAW: Final = PileScope.DRAW
-SCOPE_EXHAUST: Final = PileScope.EXHAUST
-SCOPE_HAND: Final = PileScope.HAND
-SCOPE_MASTER: Final = PileScope.MASTER
 
 
 PILE_SCOPE = {

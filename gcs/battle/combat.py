@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from .. import events as ev
 from ..content.defs import MoveDef, StatusDef
-from ..enums import BattlePhase, Decay, IntentKind
+from ..enums import (
+    DECAY_MINUS_ONE,
+    DECAY_NONE,
+    DECAY_REMOVE,
+    INTENT_STUN,
+    PHASE_ENEMY_PHASE,
+)
 from ..flow.nodes import Node
 from . import frames as K
 from .cards import push_entries
@@ -14,15 +20,6 @@ from .state import Ctx, Intent, Unit
 
 if TYPE_CHECKING:
     from ..engine import Engine
-
-
-# Enum members read at run time, bound once: on Python 3.11 every ``Pile.HAND`` goes through
-# EnumType.__getattr__'s slow attribute path (about 0.1 us), a module constant does not.
-DECAY_MINUS_ONE: Final = Decay.MINUS_ONE
-DECAY_NONE: Final = Decay.NONE
-DECAY_REMOVE: Final = Decay.REMOVE
-INTENT_STUN: Final = IntentKind.STUN
-PHASE_ENEMY_PHASE: Final = BattlePhase.ENEMY_PHASE
 
 
 # ---------------------------------------------------------------- folds

@@ -7,21 +7,16 @@ in this battle (registration order), then cards in hand that carry hooks (hand o
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from ..content.defs import GameCard
-from ..enums import Keyword
+from ..enums import KW_UNPLAYABLE
 from ..flow.exprs import CardFilter
 from ..flow.nodes import HookDef, RegisterCardHook
 from .state import CardInstance
 
 if TYPE_CHECKING:
     from ..engine import Engine
-
-
-# Enum members read at run time, bound once: on Python 3.11 every ``Pile.HAND`` goes through
-# EnumType.__getattr__'s slow attribute path (about 0.1 us), a module constant does not.
-KW_UNPLAYABLE: Final = Keyword.UNPLAYABLE
 
 
 def def_matches(card: GameCard, where: CardFilter) -> bool:

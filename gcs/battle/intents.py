@@ -9,22 +9,17 @@ the enemy's HP reaches its threshold.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from .. import events as ev
 from ..content.defs import AiDef, EnemyDef, WeightedMove
-from ..enums import BattlePhase
+from ..enums import PHASE_ENEMY_PHASE
 from .combat import apply_status, display
 from .combat import resolve_intents as resolve_intents  # the intents' home module re-exports it
 from .state import Unit
 
 if TYPE_CHECKING:
     from ..engine import Engine
-
-
-# Enum members read at run time, bound once: on Python 3.11 every ``Pile.HAND`` goes through
-# EnumType.__getattr__'s slow attribute path (about 0.1 us), a module constant does not.
-PHASE_ENEMY_PHASE: Final = BattlePhase.ENEMY_PHASE
 
 
 def make_enemy(e: Engine, d: EnemyDef, *, spawned: bool = False, hp: int | None = None) -> Unit:

@@ -15,7 +15,28 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from .. import events as ev
-from ..enums import ArmorDecayRule, BattlePhase, HandDiscardRule, Keyword, Pile, PileScope
+from ..enums import (
+    ARMOR_HALVE,
+    ARMOR_RESET,
+    HAND_RULE_PERSIST,
+    KW_ETHEREAL,
+    KW_INNATE,
+    KW_RETAIN,
+    PHASE_BATTLE_LOST,
+    PHASE_BATTLE_WON,
+    PHASE_ENEMY_PHASE,
+    PHASE_NONE,
+    PHASE_PLAYER_PHASE,
+    PHASE_PLAYER_TURN_END,
+    PHASE_PLAYER_TURN_START,
+    PILE_DISCARD,
+    PILE_HAND,
+    PILE_REMOVED,
+    SCOPE_DISCARD,
+    SCOPE_EXHAUST,
+    SCOPE_HAND,
+    BattlePhase,
+)
 from ..flow.interp import fire_delayed, start_entry
 from ..flow.nodes import RegisterCardHook
 from . import frames as K
@@ -28,29 +49,6 @@ from .state import ActiveHook, Ctx, Frame, Unit
 
 if TYPE_CHECKING:
     from ..engine import Engine
-
-
-# Enum members read at run time, bound once: on Python 3.11 every ``Pile.HAND`` goes through
-# EnumType.__getattr__'s slow attribute path (about 0.1 us), a module constant does not.
-ARMOR_HALVE: Final = ArmorDecayRule.HALVE
-ARMOR_RESET: Final = ArmorDecayRule.RESET
-HAND_RULE_PERSIST: Final = HandDiscardRule.PERSIST
-KW_ETHEREAL: Final = Keyword.ETHEREAL
-KW_INNATE: Final = Keyword.INNATE
-KW_RETAIN: Final = Keyword.RETAIN
-PHASE_BATTLE_LOST: Final = BattlePhase.BATTLE_LOST
-PHASE_BATTLE_WON: Final = BattlePhase.BATTLE_WON
-PHASE_ENEMY_PHASE: Final = BattlePhase.ENEMY_PHASE
-PHASE_NONE: Final = BattlePhase.NONE
-PHASE_PLAYER_PHASE: Final = BattlePhase.PLAYER_PHASE
-PHASE_PLAYER_TURN_END: Final = BattlePhase.PLAYER_TURN_END
-PHASE_PLAYER_TURN_START: Final = BattlePhase.PLAYER_TURN_START
-PILE_DISCARD: Final = Pile.DISCARD
-PILE_HAND: Final = Pile.HAND
-PILE_REMOVED: Final = Pile.REMOVED
-SCOPE_DISCARD: Final = PileScope.DISCARD
-SCOPE_EXHAUST: Final = PileScope.EXHAUST
-SCOPE_HAND: Final = PileScope.HAND
 
 
 def enter(e: Engine, phase: BattlePhase) -> None:

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from .. import events as ev
-from ..enums import Keyword, Pile, PileScope, TargetMode
+from ..enums import (
+    KW_EXHAUST,
+    KW_UNPLAYABLE,
+    PILE_DISCARD,
+    PILE_HAND,
+    PILE_LIMBO,
+    PILE_REMOVED,
+    TARGET_RANDOM_ENEMY,
+    TARGET_SINGLE_ENEMY,
+    PileScope,
+)
 from ..errors import NotInBattleError
 from ..flow.interp import register_hook, start_entry
 from . import frames as K
@@ -25,18 +35,6 @@ from .state import CardInstance, Ctx, Frame
 
 if TYPE_CHECKING:
     from ..engine import Engine
-
-
-# Enum members read at run time, bound once: on Python 3.11 every ``Pile.HAND`` goes through
-# EnumType.__getattr__'s slow attribute path (about 0.1 us), a module constant does not.
-KW_EXHAUST: Final = Keyword.EXHAUST
-KW_UNPLAYABLE: Final = Keyword.UNPLAYABLE
-PILE_DISCARD: Final = Pile.DISCARD
-PILE_HAND: Final = Pile.HAND
-PILE_LIMBO: Final = Pile.LIMBO
-PILE_REMOVED: Final = Pile.REMOVED
-TARGET_RANDOM_ENEMY: Final = TargetMode.RANDOM_ENEMY
-TARGET_SINGLE_ENEMY: Final = TargetMode.SINGLE_ENEMY
 
 
 def check_instance(e: Engine, inst: object) -> CardInstance:

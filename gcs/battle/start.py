@@ -3,10 +3,10 @@ Steps 4-7 follow as the START frame (gcs/battle/phases.py)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from ..content.defs import CharacterDef, EncounterDef
-from ..enums import BattlePhase, Pile
+from ..enums import PHASE_INITIALIZE, PILE_DRAW
 from ..rng import Rng, derive
 from . import frames as K
 from .cards import new_instance
@@ -17,12 +17,6 @@ from .state import Frame, MasterEntry, Unit
 
 if TYPE_CHECKING:
     from ..engine import Engine
-
-
-# Enum members read at run time, bound once: on Python 3.11 every ``Pile.HAND`` goes through
-# EnumType.__getattr__'s slow attribute path (about 0.1 us), a module constant does not.
-PHASE_INITIALIZE: Final = BattlePhase.INITIALIZE
-PILE_DRAW: Final = Pile.DRAW
 
 
 def roll_enemies(enc: EncounterDef, rng: Rng) -> tuple[str, ...]:

@@ -13,15 +13,16 @@ from enum import Enum
 from typing import Any, Final, NamedTuple
 
 from ..content.defs import GameCard
-from ..enums import BattlePhase, HandDiscardRule, IntentKind, Pile
+from ..enums import (
+    HAND_RULE_DISCARD_ON_TURN_END,
+    PHASE_NONE,
+    PILE_REMOVED,
+    BattlePhase,
+    IntentKind,
+    Pile,
+)
 from ..flow.nodes import Node
 from ..rng import Rng
-
-# Compiled, a module-level Final is a C constant, while an enum member read through its class
-# is a Python attribute lookup each time (about 75 ns): the hot paths read these aliases.
-REMOVED: Final = Pile.REMOVED
-PHASE_NONE: Final = BattlePhase.NONE
-DISCARD_ON_TURN_END: Final = HandDiscardRule.DISCARD_ON_TURN_END
 
 
 class MasterEntry(NamedTuple):
@@ -53,7 +54,7 @@ class CardInstance:
         self.battle_set: int | None = None
         self.turn_delta = 0
         self.turn_set: int | None = None
-        self.pile = REMOVED
+        self.pile = PILE_REMOVED
         self.origin = origin
 
     @property
@@ -324,7 +325,7 @@ class State:
         self.turn = 0
         self.player_turns = 0
         self.encounter = ""
-        self.hand_rule = DISCARD_ON_TURN_END
+        self.hand_rule = HAND_RULE_DISCARD_ON_TURN_END
         self.cards: dict[int, CardInstance] = {}
         self.next_card = 1
         self.hand: list[int] = []
