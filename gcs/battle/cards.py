@@ -355,12 +355,12 @@ def _draw_batch(e: Engine, data: list[int], limit: int) -> None:
         taken = draw[-k:]
         taken.reverse()  # the top of Draw is the end of the list
         own = None  # the first card with its own On Drawn: the last one of this batch
-        for uid in taken:
+        for i, uid in enumerate(taken):
             inst = cards[uid]
             inst.pile = PILE_HAND
             if inst.active.on_drawn is not None:
                 own = inst
-                del taken[taken.index(uid) + 1:]
+                del taken[i + 1:]
                 break
         del draw[len(draw) - len(taken):]
         hand.extend(taken)

@@ -170,7 +170,9 @@ def step_play(e: Engine, f: Frame) -> None:
         inst = s.cards.get(uid)
         node = None if inst is None else inst.active.on_play
         if node is not None:
-            start_entry(e, node, ctx)
+            # inline: the resume below (pc 1) re-reads nothing the behaviour could change
+            # before it, so a straight On Play runs here without its ENTRY frame
+            start_entry(e, node, ctx, inline=True)
             if stack[-1] is not f or s.pause:
                 return
     if f.pc == 1:

@@ -116,8 +116,7 @@ def play_row(job: Job, index: int, content: Content, job_index: int = 0,
 def run_rows(job: Job, start: int, stop: int, job_index: int = 0,
              content: Content | None = None) -> list[Row]:
     """Battles ``start..stop-1`` of ``job``, one result row each (a chunk of a sweep)."""
-    c = content if content is not None else _content(job.pack)
-    return [play_row(job, i, c, job_index)[0] for i in range(start, stop)]
+    return play_chunk(job, start, stop, job_index, content).rows
 
 
 def run_chunk(job: Job, start: int, stop: int, content: Content | None = None) -> Summary:
