@@ -382,7 +382,7 @@ class State:
         n.max_hp = self.max_hp
         n.character = self.character
         n.battles = self.battles
-        n.run_rng = Rng(self.run_rng.state)
+        n.run_rng = self.run_rng.copy()
         n.active = self.active
         n.phase = self.phase
         n.history = self.history.copy()
@@ -400,9 +400,9 @@ class State:
         n.drawn = self.drawn.copy()
         n.units = [u.copy() for u in self.units]
         n.energy = self.energy
-        n.rng_shuffle = Rng(self.rng_shuffle.state)
-        n.rng_ai = Rng(self.rng_ai.state)
-        n.rng_cards = Rng(self.rng_cards.state)
+        n.rng_shuffle = self.rng_shuffle.copy()
+        n.rng_ai = self.rng_ai.copy()
+        n.rng_cards = self.rng_cards.copy()
         memo: dict[int, Ctx] = {}  # a scope shared by frames stays shared in the copy
         n.stack = _copy_frames(self.stack, memo) if self.stack else []
         n.pause = self.pause
