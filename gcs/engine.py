@@ -13,9 +13,10 @@ from .rules import BattleRules
 
 Handler = Callable[["Engine", Frame], None]
 LOG_CAP = 10_000  # events kept in event_log; past it the oldest half is dropped (a ring)
-# One entry of the event log: an event, or the compact record of one (its class and fields)
-# that ``Engine.events`` builds into the event when the log is read.
-LogEntry = Event | tuple[Callable[..., Event], tuple[object, ...]]
+# One entry of the event log: an event, or the compact record of one, ``(class, *fields)`` (one
+# tuple: the cheapest thing to keep), that ``Engine.events`` builds into the event when read.
+Record = tuple[Any, ...]
+LogEntry = Event | Record
 HANDLERS: dict[int, Handler] = {}
 
 
@@ -84,14 +85,15 @@ class Engine:
         finally:
             self.busy = was
 
-    def record(self, cls: Callable[..., Event], *fields: object) -> None:
-        """Publish the event ``cls(*fields)``, built only if someone reads it: with no subscriber
-        the log keeps the compact record (``events`` builds it on read), else as ``emit``."""
+    def record(self, rec: Record) -> None:
+        """Publish the event ``rec[0](*rec[1:])`` (``rec`` is ``(class, *fields)``), built only if
+        someone reads it: with no subscriber the log keeps ``rec`` as it is (``events`` builds
+        the event on read), else as ``emit``."""
         if self.subs:
-            self.emit(cls(*fields))
+            self.emit(rec[0](*rec[1:]))
         elif self.logging:
             log = self.own_log() if self.log_shared else self.log  # own_log, one call less
-            log.append((cls, fields))
+            log.append(rec)
             if len(log) > self.log_cap:
                 del log[: len(log) - self.log_cap // 2]  # keep the newest half (a ring)
 
@@ -100,7 +102,7 @@ class Engine:
         log = self.log
         for i, x in enumerate(log):
             if isinstance(x, tuple):
-                log[i] = x[0](*x[1])
+                log[i] = x[0](*x[1:])
         return log  # type: ignore[return-value]  # every entry is an Event now
 
     def refresh_hot(self) -> None:

@@ -122,7 +122,7 @@ def resolve_intents(e: Engine) -> None:
                 continue
             u.intent = new = Intent(it.move, it.name, it.kind, dmg, it.hits, it.block)
         if e.hot:
-            e.record(ev.EnemyUnitIntentChanged, u.uid, new.move, new.damage, new.hits)
+            e.record((ev.EnemyUnitIntentChanged, u.uid, new.move, new.damage, new.hits))
 
 
 # ---------------------------------------------------------------- status entries
@@ -178,8 +178,8 @@ def deal_damage(e: Engine, src: Unit | None, dst: Unit, amount: int, card_id: st
             dmg = e.s.damage
             dmg[card_id] = dmg.get(card_id, 0) + loss
     if e.hot:
-        e.record(ev.DamageDealt, None if src is None else src.uid, dst.uid, amount, blocked, loss,
-                 card_id)
+        e.record((ev.DamageDealt, None if src is None else src.uid, dst.uid, amount, blocked, loss,
+                  card_id))
     if loss and dst.uid != 0 and dst.hp > 0:
         _hp_rules_now(e, dst)
     if dst.statuses:
@@ -204,7 +204,7 @@ def lose_hp(e: Engine, u: Unit, amount: int) -> None:
     before = u.hp
     u.hp = max(0, u.hp - amount)
     if e.hot:
-        e.record(ev.HpLost, u.uid, before - u.hp)
+        e.record((ev.HpLost, u.uid, before - u.hp))
     if u.uid != 0 and u.hp > 0:
         _hp_rules_now(e, u)
     entries = status_entries(e, u, "on_damage_taken", -1, before - u.hp)
@@ -229,7 +229,7 @@ def heal(e: Engine, u: Unit, amount: int) -> None:
     before = u.hp
     u.hp = min(u.max_hp, u.hp + amount)
     if e.hot and u.hp != before:
-        e.record(ev.Healed, u.uid, u.hp - before)
+        e.record((ev.Healed, u.uid, u.hp - before))
 
 
 def gain_block(e: Engine, u: Unit, amount: int) -> None:
@@ -238,7 +238,7 @@ def gain_block(e: Engine, u: Unit, amount: int) -> None:
         return
     u.block += amount
     if e.hot:
-        e.record(ev.BlockGained, u.uid, amount, u.block)
+        e.record((ev.BlockGained, u.uid, amount, u.block))
 
 
 def set_block(e: Engine, u: Unit, value: int) -> None:
@@ -247,7 +247,7 @@ def set_block(e: Engine, u: Unit, value: int) -> None:
         old = u.block
         u.block = value
         if e.hot:
-            e.record(ev.BlockChanged, u.uid, old, value)
+            e.record((ev.BlockChanged, u.uid, old, value))
 
 
 def die(e: Engine, u: Unit) -> list[tuple[Node, Ctx]]:
@@ -267,7 +267,7 @@ def die(e: Engine, u: Unit) -> list[tuple[Node, Ctx]]:
         u.statuses.clear()
     u.intent = None
     if e.hot:
-        e.record(ev.UnitDied, u.uid)
+        e.record((ev.UnitDied, u.uid))
     return entries
 
 
@@ -278,7 +278,7 @@ def revive(e: Engine, u: Unit, hp: int) -> None:
     u.alive = True
     u.hp = max(1, min(hp, u.max_hp))
     if e.hot:
-        e.record(ev.UnitRevived, u.uid, u.hp)
+        e.record((ev.UnitRevived, u.uid, u.hp))
     if u.uid != 0:
         from .intents import plan_intent
 
@@ -312,14 +312,14 @@ def apply_status(e: Engine, u: Unit, sid: str, delta: int, *, trigger: bool = Tr
             return
         del u.statuses[sid]
         if e.hot:
-            e.record(ev.StatusApplied, u.uid, sid, -old, 0)
-            e.record(ev.StatusRemoved, u.uid, sid)
+            e.record((ev.StatusApplied, u.uid, sid, -old, 0))
+            e.record((ev.StatusRemoved, u.uid, sid))
     else:
         if new == old:
             return
         u.statuses[sid] = new
         if e.hot:
-            e.record(ev.StatusApplied, u.uid, sid, new - old, new)
+            e.record((ev.StatusApplied, u.uid, sid, new - old, new))
         if source > 0 and old == 0 and sd.decay_at == "round_end":
             _mark_just_applied(e, u.uid, sid)
         if trigger and abs(new) > abs(old):

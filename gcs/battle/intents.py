@@ -35,7 +35,7 @@ def make_enemy(e: Engine, d: EnemyDef, *, spawned: bool = False, hp: int | None 
     u = Unit(len(s.units), d.id, d.name, hp, hp)
     s.units.append(u)
     if spawned and e.hot:
-        e.record(ev.UnitSpawned, u.uid, d.id)
+        e.record((ev.UnitSpawned, u.uid, d.id))
     for sid, n in d.statuses.items():
         apply_status(e, u, sid, n, trigger=False)
     for sid, (lo, hi) in d.status_ranges.items():
@@ -186,7 +186,7 @@ def hp_lost(e: Engine, u: Unit) -> None:
             u.history.append(r.move)
         u.intent = it = display(e, u, e.c.moves[d.id, r.move])
         if e.hot:
-            e.record(ev.EnemyUnitIntentChanged, u.uid, it.move, it.damage, it.hits)
+            e.record((ev.EnemyUnitIntentChanged, u.uid, it.move, it.damage, it.hits))
         return
 
 
@@ -201,4 +201,4 @@ def plan_intent(e: Engine, u: Unit) -> None:
     u.intent = display(e, u, e.c.moves[d.id, move_id])
     if e.hot:
         it = u.intent
-        e.record(ev.EnemyUnitIntentChanged, u.uid, it.move, it.damage, it.hits)
+        e.record((ev.EnemyUnitIntentChanged, u.uid, it.move, it.damage, it.hits))

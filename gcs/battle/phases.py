@@ -58,7 +58,7 @@ def enter(e: Engine, phase: BattlePhase) -> None:
     s.phase = phase
     s.history.append((phase, s.turn))
     if e.hot:
-        e.record(ev.PhaseChanged, old, phase, s.turn)
+        e.record((ev.PhaseChanged, old, phase, s.turn))
 
 
 def check_end(e: Engine) -> bool:
@@ -116,7 +116,7 @@ def step_start(e: Engine, f: Frame) -> None:
         # 5. TurnNumber = 1 and OnBattleStarted (the phase is still INITIALIZE)
         s.turn = 1
         if e.hot:
-            e.record(ev.BattleStarted, s.encounter, s.turn)
+            e.record((ev.BattleStarted, s.encounter, s.turn))
     elif pc == 2:
         # 6. first enemy intents, then the battle-start status behaviours
         for u in s.units[1:]:
@@ -182,7 +182,7 @@ def step_turn_start(e: Engine, f: Frame) -> None:
         if s.player_turns >= 2:
             s.drawn.clear()
             if e.hot:
-                e.record(ev.DrawPhase, s.turn)
+                e.record((ev.DrawPhase, s.turn))
             run_status_entries(e, player, "on_draw_phase")
             if stack[-1] is not f or s.pause:
                 return
@@ -205,7 +205,7 @@ def step_turn_start(e: Engine, f: Frame) -> None:
     # 8. TurnStarted, then PlayerPhase
     stack.pop()
     if e.hot:
-        e.record(ev.TurnStarted, s.turn)
+        e.record((ev.TurnStarted, s.turn))
     enter(e, PHASE_PLAYER_PHASE)
     if s.end_turn:
         s.end_turn = False
@@ -229,7 +229,7 @@ def step_turn_end(e: Engine, f: Frame) -> None:
         enter(e, PHASE_PLAYER_TURN_END)
         # 1. DiscardPhase and its status behaviours
         if e.hot:
-            e.record(ev.DiscardPhase, s.turn)
+            e.record((ev.DiscardPhase, s.turn))
         run_status_entries(e, player, "on_discard_phase")
         if stack[-1] is not f or s.pause:
             return
@@ -279,7 +279,7 @@ def step_turn_end(e: Engine, f: Frame) -> None:
             inst.turn_delta = 0
             inst.turn_set = None
             if e.hot:
-                e.record(ev.CardModified, inst.uid, inst.card_id, "cost", inst.upgraded)
+                e.record((ev.CardModified, inst.uid, inst.card_id, "cost", inst.upgraded))
         if s.delayed:
             fire_delayed(e, "player_turn_end", s.player_turns)
         if stack[-1] is not f or s.pause:
@@ -287,7 +287,7 @@ def step_turn_end(e: Engine, f: Frame) -> None:
     # 5. TurnEnded; 6. an extra turn goes back to PlayerTurnStart, else EnemyPhase
     stack.pop()
     if e.hot:
-        e.record(ev.TurnEnded, s.turn)
+        e.record((ev.TurnEnded, s.turn))
     if s.extra_turns > 0:
         s.extra_turns -= 1
         stack.append(Frame(K.TURN_START, None, 0, None, None))
@@ -328,7 +328,7 @@ def hand_end(e: Engine, ids: list[int], i: int) -> int:
         hand.clear()
         if hot:
             for uid in ids:
-                e.record(ev.CardDiscarded, uid, cards[uid].card_id, SCOPE_HAND, SCOPE_DISCARD)
+                e.record((ev.CardDiscarded, uid, cards[uid].card_id, SCOPE_HAND, SCOPE_DISCARD))
         return n
     for j in range(i, n):
         uid = ids[j]
@@ -341,14 +341,14 @@ def hand_end(e: Engine, ids: list[int], i: int) -> int:
             move(e, inst, SCOPE_EXHAUST)
         elif persist or KW_RETAIN in kw:
             if hot:
-                e.record(ev.CardRetained, uid, inst.card_id, SCOPE_HAND, SCOPE_HAND)
+                e.record((ev.CardRetained, uid, inst.card_id, SCOPE_HAND, SCOPE_HAND))
             continue
         elif quiet and card.on_discard is None:
             hand.remove(uid)
             inst.pile = PILE_DISCARD
             discard.append(uid)
             if hot:
-                e.record(ev.CardDiscarded, uid, inst.card_id, SCOPE_HAND, SCOPE_DISCARD)
+                e.record((ev.CardDiscarded, uid, inst.card_id, SCOPE_HAND, SCOPE_DISCARD))
             continue
         else:
             move(e, inst, SCOPE_DISCARD)
@@ -575,8 +575,8 @@ def finish_battle(e: Engine, won: bool, reward: str | None = None) -> None:
     s.result = won
     s.rewards = None
     if e.hot:
-        e.record(ev.BattleEnded, won, s.turn, player.hp, player.max_hp,
-                 tuple(u.hp for u in s.units[1:]), reward)
+        e.record((ev.BattleEnded, won, s.turn, player.hp, player.max_hp,
+                  tuple(u.hp for u in s.units[1:]), reward))
     s.active = False
     for inst in s.cards.values():
         inst.pile = PILE_REMOVED

@@ -89,11 +89,11 @@ def offer_rewards(e: Engine) -> None:
             gold = s.run_rng.between(table.gold_min, table.gold_max)
             s.gold += gold
             if e.hot:
-                e.record(ev.GoldGained, gold, s.gold)
+                e.record((ev.GoldGained, gold, s.gold))
         offers = candidates(e, table)
     s.rewards = offers
     if e.hot:
-        e.record(ev.BattleRewardOffered, tuple(str(r) for r in offers))
+        e.record((ev.BattleRewardOffered, tuple(str(r) for r in offers)))
 
 
 def _entry_index(e: Engine, reward: Reward) -> int:
@@ -129,8 +129,8 @@ def apply(e: Engine, reward: Reward) -> None:
     elif kind == "gold":
         s.gold += reward.amount
         if e.hot:
-            e.record(ev.GoldGained, reward.amount, s.gold)
+            e.record((ev.GoldGained, reward.amount, s.gold))
     else:
         raise RewardError(f"unknown reward kind {kind!r}")
     if e.hot:
-        e.record(ev.RewardApplied, str(reward))
+        e.record((ev.RewardApplied, str(reward)))

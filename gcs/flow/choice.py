@@ -53,4 +53,4 @@ def answer_choice(e: Engine, selection: Sequence[Any] | Any) -> None:
     s.pause = NO_PAUSE
     s.choice_ids = []
     if e.hot:
-        e.record(ev.ChoiceMade, tuple(ids), False)
+        e.record((ev.ChoiceMade, tuple(ids), False))
