@@ -21,6 +21,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from .agent import Action
+from .agent import apply as _apply
 from .battle.state import CardInstance, Reward, State, Unit
 from .content.defs import EncounterDef, GameCard
 from .enums import DrawPilePosition, PileScope
@@ -87,7 +88,8 @@ def _handler_error(e: Engine) -> HandlerError:
     name = getattr(handler, "__qualname__", None) or repr(handler)
     err = HandlerError(f"event handler {name} raised {type(exc).__name__}: {exc} on "
                        f"{type(event).__name__}; the wave was completed without it")
-    err.__cause__ = exc
+    err.__cause__ = exc  # as ``raise err from exc``
+    err.__suppress_context__ = True
     return err
 
 
@@ -154,53 +156,116 @@ def guarded(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
 
     @functools.wraps(fn)
     def call(self: Any, *args: Any, **kw: Any) -> Any:
-        e: Engine | None = getattr(self, "_e", None)
+        d = self.__dict__
+        e: Engine | None = d.get("_e")
         if e is None or e.busy or e.depth:
             return fn(self, *args, **kw)
-        d = self.__dict__
-        if d.get("_ckpt") is None:
-            d["_ckpt"] = e.s.clone()
-            d["_jr"] = []
-        n = len(e.log)
+        n = len(e.log)  # what a failure needs to undo the call: the log length, loop runs
         ticks = e.ticks
-        e.depth += 1
+        _begin(d, e)
         try:
             out = fn(self, *args, **kw)
-        except ArgumentError:
-            e.depth -= 1  # refused before it changed anything: nothing to undo
-            raise
         except Exception as exc:
-            e.depth -= 1
-            engine = isinstance(exc, (StepLimitError, FlowError)) or not isinstance(exc, GameError)
-            if engine or e.ticks != ticks:  # a wave ran (or broke): undo it
-                e.depth += 1
-                try:
-                    _rewind(self, e, n)
-                finally:
-                    e.depth -= 1
-            e.failure = None
-            _ended(d)
-            if isinstance(exc, GameError):
-                raise
-            raise GameError(f"internal error in {fn.__name__}: {type(exc).__name__}: {exc} "
-                            "(the state was restored; please report this)") from exc
+            raise _failed(self, d, e, n, ticks, exc, fn.__name__)  # noqa: B904 (it chains itself)
         e.depth -= 1
         jr = d["_jr"]
         if len(jr) >= JOURNAL:
             d["_ckpt"] = None  # the next call checkpoints the state this one left
         elif not kw and (not args or (len(args) == 1 and type(args[0]) in _PLAIN)):
-            jr.append((name, args, kw))  # the common case (apply(action)): nothing to copy
+            jr.append((name, args, kw))  # the common case: nothing to copy
         elif _replayable(args) and _replayable(tuple(kw.values())):
             jr.append((name, tuple(_frozen(a) for a in args),
                        {k: _frozen(v) for k, v in kw.items()}))
         else:
             d["_ckpt"] = None  # not replayable: checkpoint the state this call left
-        _ended(d)
-        if e.failure is not None:
-            raise _handler_error(e)
+        _done(d, e)
         return out
 
     return call
+
+
+def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
+    """``guarded(fn, "apply")`` for ``Game.apply(action)``, the call an agent loop makes on every
+    decision: the same guard and journal, without an argument tuple and keyword dict per
+    call, and an ``Action`` goes straight to ``agent.apply`` (what ``Game.apply`` does with
+    one: it converts only text)."""
+    RAW["apply"] = fn
+
+    @functools.wraps(fn)
+    def call(self: Any, action: Any) -> None:
+        d = self.__dict__
+        e: Engine | None = d.get("_e")
+        plain = type(action) is Action
+        if e is None or e.busy or e.depth:
+            if plain:
+                _apply(self, action)
+            else:
+                fn(self, action)
+            return
+        n = len(e.log)  # what a failure needs to undo the call: the log length, loop runs
+        ticks = e.ticks
+        _begin(d, e)
+        try:
+            if plain:
+                _apply(self, action)
+            else:
+                fn(self, action)
+        except Exception as exc:
+            raise _failed(self, d, e, n, ticks, exc, fn.__name__)  # noqa: B904 (it chains itself)
+        e.depth -= 1
+        jr = d["_jr"]
+        if len(jr) >= JOURNAL or type(action) not in _PLAIN:
+            d["_ckpt"] = None  # the next call checkpoints the state this one left
+        else:
+            jr.append(("apply", (action,), _NO_KW))  # an Action or its text: nothing to copy
+        _done(d, e)
+
+    return call
+
+
+_NO_KW: dict[str, Any] = {}  # the journal's keywords of a call that had none (never changed)
+
+
+def _begin(d: dict[str, Any], e: Engine) -> None:
+    """Enter an outermost guarded call: checkpoint the state if there is none, count the call
+    in progress."""
+    if d.get("_ckpt") is None:
+        d["_ckpt"] = e.s.clone()
+        d["_jr"] = []
+    e.depth += 1
+
+
+def _failed(game: Any, d: dict[str, Any], e: Engine, n: int, ticks: int, exc: Exception,
+            fname: str) -> Exception:
+    """A guarded call raised ``exc``: undo its wave if one ran (or broke), tell the watchers,
+    and return the exception for the caller (``exc`` itself if it is a ``GameError``)."""
+    e.depth -= 1
+    if isinstance(exc, ArgumentError):
+        return exc  # refused before it changed anything: nothing to undo
+    engine = isinstance(exc, (StepLimitError, FlowError)) or not isinstance(exc, GameError)
+    if engine or e.ticks != ticks:  # a wave ran (or broke): undo it
+        e.depth += 1
+        try:
+            _rewind(game, e, n)
+        finally:
+            e.depth -= 1
+    e.failure = None
+    _ended(d)
+    if isinstance(exc, GameError):
+        return exc
+    err = GameError(f"internal error in {fname}: {type(exc).__name__}: {exc} "
+                    "(the state was restored; please report this)")
+    err.__cause__ = exc  # as ``raise err from exc``
+    err.__suppress_context__ = True
+    return err
+
+
+def _done(d: dict[str, Any], e: Engine) -> None:
+    """A guarded call returned: tell the watchers, then raise a handler's failure if any."""
+    if d.get("_watchers"):
+        _ended(d)
+    if e.failure is not None:
+        raise _handler_error(e)
 
 
 def watch_calls(game: Any, fn: Callable[[], None]) -> Callable[[], None]:
@@ -229,4 +294,5 @@ def _ended(d: dict[str, Any]) -> None:
 def guard_class(cls: type) -> None:
     """Wrap the public methods of ``cls`` that can change state."""
     for name in sorted(CHANGING):  # read-only calls publish nothing and change nothing
-        setattr(cls, name, guarded(getattr(cls, name), name))
+        fn = getattr(cls, name)
+        setattr(cls, name, guarded_apply(fn) if name == "apply" else guarded(fn, name))

@@ -136,6 +136,41 @@ def test_guard_rewind_replays_the_journal_of_every_recorded_kind() -> None:
     assert all(x is y for x, y in zip(g.hand(), hand, strict=True))
 
 
+def test_the_apply_guard_restores_and_chains_as_every_guarded_call(monkeypatch: Any) -> None:
+    """``Game.apply`` has its own guard wrapper (no argument tuple per call): an engine error in
+    its wave restores the state and the log, names the call and chains the cause; a keyword
+    call, an Action and its text all take it, and a text action is journaled as given."""
+    from gcs.battle import frames as K
+    from gcs.engine import HANDLERS
+
+    g = Game(gcs.builtin_content(), seed=4)
+    g.start_battle("jaw_worm")
+    g.apply(action=g.legal_actions()[0])
+    g.apply("end")
+    assert g.__dict__["_jr"][-1] == ("apply", ("end",), {})
+    before, log = g.to_json(), g.event_log
+
+    step = HANDLERS[K.TURN_END]
+    armed = []
+
+    def broken(e: Any, f: Any) -> None:
+        if armed:  # once: the rewind replays the journal through this step too
+            armed.clear()
+            raise ZeroDivisionError("a broken step")
+        step(e, f)
+
+    monkeypatch.setitem(HANDLERS, K.TURN_END, broken)
+    for action in (END_ACTION, "end"):
+        armed.append(True)
+        with pytest.raises(gcs.GameError, match="internal error in apply: ZeroDivisionError") as err:
+            g.apply(action)
+        assert isinstance(err.value.__cause__, ZeroDivisionError)
+        assert g.to_json() == before and g.event_log == log
+    monkeypatch.undo()
+    g.apply(END_ACTION)  # the restored game plays on
+    assert g.turn_number == 3
+
+
 def test_apply_end_is_end_player_turn() -> None:
     """``apply(end)`` runs the compiled ``agent.end_turn``; the facade call runs the same."""
     for enc in sorted(gcs.builtin_content().encounters):

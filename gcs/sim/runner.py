@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ..agent import legal_actions
 from ..content.db import Content
 from ..game import Game
 from ..rng import derive
@@ -55,7 +56,7 @@ def play_battle(game: Game, encounter: str, policy: Policy, *, record: bool = Fa
         if not take_rewards and s.rewards is not None:  # game.is_waiting_for_reward
             game.skip_reward()
             break
-        legal = game.legal_actions()
+        legal = legal_actions(game)  # game.legal_actions(), without the interpreted wrapper
         if not legal:
             break
         if decisions >= max_decisions or s.turn > max_turns:  # game.turn_number
