@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..agent import legal_actions
+from ..battle.state import GATE, WAIT
 from ..content.db import Content
 from ..game import Game
 from ..rng import derive
@@ -45,13 +46,14 @@ def play_battle(game: Game, encounter: str, policy: Policy, *, record: bool = Fa
     it stops there and is reported ``unfinished`` (and not won). A runaway loop inside one
     effect is another matter: the engine's step cap raises ``StepLimitError``."""
     game.start_battle(encounter)
-    game.settle()
+    s = game._e.s  # the game's state, one object for its whole life: read its fields directly
+    if s.pause == WAIT or s.pause == GATE:
+        game.settle()  # (a no-op call otherwise)
     start = game.player
     hp_start = start.hp if start is not None else 0
     actions: list[str] = []
     decisions = 0
     unfinished = False
-    s = game._e.s  # the game's state, one object for its whole life: read its fields directly
     while True:
         if not take_rewards and s.rewards is not None:  # game.is_waiting_for_reward
             game.skip_reward()
