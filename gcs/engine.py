@@ -23,7 +23,7 @@ HANDLERS: dict[int, Handler] = {}
 class Engine:
     """Internals behind ``gcs.Game``: every rule module operates on one of these."""
 
-    __slots__ = ("s", "c", "rules", "subs", "log", "logging", "hot", "presenter", "busy",
+    __slots__ = ("s", "c", "rules", "step_limit", "subs", "log", "logging", "hot", "presenter", "busy",
                  "ticks", "legal", "legal_key", "failure", "depth", "log_cap", "log_shared")
 
     def __init__(self, content: Content, state: State, rules: BattleRules, *,
@@ -31,6 +31,7 @@ class Engine:
         self.s = state
         self.c = content
         self.rules = rules
+        self.step_limit = rules.step_limit  # read per step: a field here (rules is interpreted)
         self.subs: dict[type[Event], list[Callable[[Any], None]]] = {}
         self.log: list[LogEntry] = []
         self.logging = logging
@@ -115,7 +116,7 @@ class Engine:
         self.ticks += 1
         stack = s.stack
         handlers = HANDLERS
-        limit = self.rules.step_limit
+        limit = self.step_limit
         while stack and s.pause == NO_PAUSE:
             f = stack[-1]
             handlers[f.kind](self, f)
@@ -132,7 +133,7 @@ class Engine:
         s = self.s
         if n > 0:
             s.steps += n
-            limit = self.rules.step_limit
+            limit = self.step_limit
             if s.steps > limit:
                 s.steps = limit + 1
                 raise StepLimitError(
