@@ -20,11 +20,16 @@ LogEntry = Event | Record
 HANDLERS: dict[int, Handler] = {}
 
 
+def _ignore(rec: Record) -> None:
+    """``Engine.record`` when nobody keeps events."""
+
+
 class Engine:
     """Internals behind ``gcs.Game``: every rule module operates on one of these."""
 
-    __slots__ = ("s", "c", "rules", "step_limit", "subs", "log", "logging", "hot", "presenter", "busy",
-                 "ticks", "legal", "legal_key", "failure", "depth", "log_cap", "log_shared")
+    __slots__ = ("s", "c", "rules", "step_limit", "subs", "log", "_logging", "hot", "record",
+                 "presenter", "busy", "ticks", "legal", "legal_key", "failure", "depth", "log_cap",
+                 "log_shared")
 
     def __init__(self, content: Content, state: State, rules: BattleRules, *,
                  logging: bool = True, presenter: bool = True) -> None:
@@ -34,8 +39,7 @@ class Engine:
         self.step_limit = rules.step_limit  # read per step: a field here (rules is interpreted)
         self.subs: dict[type[Event], list[Callable[[Any], None]]] = {}
         self.log: list[LogEntry] = []
-        self.logging = logging
-        self.hot = logging
+        self._logging = logging
         self.presenter = presenter
         self.busy = False
         # ``ticks`` counts loop runs (every facade call that changes a battle runs the loop);
@@ -48,11 +52,19 @@ class Engine:
         self.depth = 0  # guarded facade calls in progress (gcs/guard.py)
         self.log_cap = LOG_CAP
         self.log_shared = False  # ``log`` is shared with a clone: copy it before changing it
+        # ``record(rec)`` publishes the event ``rec[0](*rec[1:])`` (``rec`` is ``(class, *fields)``),
+        # built only if someone reads it. What it is follows the listeners (``refresh_hot``):
+        # with no subscriber, the log's own ``append`` (the log keeps ``rec`` as it is and
+        # ``events`` builds the event on read; the ring is cut at the end of the loop and of
+        # the call, ``trim_log``); with one, a method that builds the event and emits it.
+        self.hot = logging
+        self.record: Callable[[Record], None] = self.log.append
+        self.refresh_hot()
 
     # ------------------------------------------------------------ events
     def emit(self, ev: Event) -> None:
         """Publish an event (callers guard with ``if e.hot`` so idle publishing costs nothing)."""
-        if self.logging:
+        if self._logging:
             log = self.own_log()
             log.append(ev)
             if len(log) > self.log_cap:
@@ -69,6 +81,7 @@ class Engine:
         if self.log_shared:
             self.log = self.log.copy()
             self.log_shared = False
+            self.refresh_hot()
         return self.log
 
     def deliver(self, ev: Event, handlers: tuple[Callable[[Any], None], ...]) -> None:
@@ -86,17 +99,20 @@ class Engine:
         finally:
             self.busy = was
 
-    def record(self, rec: Record) -> None:
-        """Publish the event ``rec[0](*rec[1:])`` (``rec`` is ``(class, *fields)``), built only if
-        someone reads it: with no subscriber the log keeps ``rec`` as it is (``events`` builds
-        the event on read), else as ``emit``."""
-        if self.subs:
-            self.emit(rec[0](*rec[1:]))
-        elif self.logging:
-            log = self.own_log() if self.log_shared else self.log  # own_log, one call less
-            log.append(rec)
-            if len(log) > self.log_cap:
-                del log[: len(log) - self.log_cap // 2]  # keep the newest half (a ring)
+    def _emit_record(self, rec: Record) -> None:
+        """``record`` with a subscriber: the event is built and published now."""
+        self.emit(rec[0](*rec[1:]))
+
+    def _unshare_record(self, rec: Record) -> None:
+        """``record`` while a clone shares the log: copy it first (``own_log`` rebinds
+        ``record`` to the copy's ``append``)."""
+        self.own_log().append(rec)
+
+    def trim_log(self) -> None:
+        """Past ``log_cap`` events, drop the oldest, keeping the newest half (a ring)."""
+        if len(self.log) > self.log_cap:
+            log = self.own_log()
+            del log[: len(log) - self.log_cap // 2]
 
     def events(self) -> list[Event]:
         """The event log with every compact record built into its event (in place, once)."""
@@ -106,8 +122,28 @@ class Engine:
                 log[i] = x[0](*x[1:])
         return log  # type: ignore[return-value]  # every entry is an Event now
 
+    @property
+    def logging(self) -> bool:
+        """Whether the event log keeps events."""
+        return self._logging
+
+    @logging.setter
+    def logging(self, on: bool) -> None:
+        self._logging = on
+        self.refresh_hot()
+
     def refresh_hot(self) -> None:
-        self.hot = self.logging or any(self.subs.values())
+        """After a change of subscribers, of logging or of the log's sharing: ``hot`` (anyone
+        listening) and what ``record`` is."""
+        self.hot = self._logging or any(self.subs.values())
+        if self.subs:
+            self.record = self._emit_record
+        elif not self._logging:
+            self.record = _ignore  # (callers check ``hot`` first: a record nobody keeps)
+        elif self.log_shared:
+            self.record = self._unshare_record
+        else:
+            self.record = self.log.append
 
     # ------------------------------------------------------------ frames
     def run(self) -> None:
@@ -126,6 +162,8 @@ class Engine:
                     f"battle exceeded {limit} engine steps without ending "
                     f"(turn {s.turn}, phase {s.phase.name}); a behaviour probably loops"
                 )
+        if len(self.log) > self.log_cap:
+            self.trim_log()
 
     def charge(self, n: int, what: str) -> None:
         """Count ``n`` units of work done inside one step against the step guard (before
@@ -149,6 +187,8 @@ class Engine:
         if log:
             n.log = self.log
             n.log_shared = self.log_shared = True
+            n.refresh_hot()
+            self.refresh_hot()
         return n
 
     # ------------------------------------------------------------ units

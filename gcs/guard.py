@@ -261,7 +261,10 @@ def _failed(game: Any, d: dict[str, Any], e: Engine, n: int, ticks: int, exc: Ex
 
 
 def _done(d: dict[str, Any], e: Engine) -> None:
-    """A guarded call returned: tell the watchers, then raise a handler's failure if any."""
+    """A guarded call returned: cut the event log's ring, tell the watchers, then raise a
+    handler's failure if any."""
+    if len(e.log) > e.log_cap:
+        e.trim_log()
     if d.get("_watchers"):
         _ended(d)
     if e.failure is not None:
