@@ -18,6 +18,7 @@ import gcs
 from gcs import Game
 from gcs.agent import END_ACTION, Action
 from gcs.battle.state import CardInstance, Ctx, Delayed, Frame, State, Unit, state_size
+from gcs.events import Event
 from gcs.guard import fields
 from gcs.rng import Rng
 from gcs.rules import BattleRules
@@ -285,3 +286,34 @@ def test_starting_deck_is_built_once_per_content_and_character_as_add_entry_buil
     ch = other.characters["ironclad"]
     want = sum(d.count for d in ch.starting_deck)
     assert len(Game(other, seed=1).get_master_deck()) == want == len(Game(other).get_master_deck())
+
+
+def test_event_record_follows_subscribers_logging_and_clones() -> None:
+    """``Engine.record`` is rebound whenever what it must do changes: a subscriber makes it
+    build and deliver events, unsubscribing gives the plain log back, a clone sharing the log
+    copies it on its first record, and the ring is cut by the end of every call."""
+    a, b = (Game(gcs.builtin_content(), seed=12) for _ in range(2))
+    assert a.event_log == []  # the starting deck is built with logging off
+    seen: list[Any] = []
+    unsubscribe = b.subscribe(Event, seen.append)
+    for g in (a, b):
+        g.start_battle("jaw_worm")
+    unsubscribe()
+    for g in (a, b):
+        for _ in range(3):
+            g.apply(g.legal_actions()[-1])
+    assert a.event_log == b.event_log and seen == a.event_log[:len(seen)] and seen
+    c = a.clone()
+    before = a.event_log
+    c.apply(c.legal_actions()[-1])
+    assert a.event_log == before and c.event_log[:len(before)] == before
+    assert len(c.event_log) > len(before)
+    quiet = Game(gcs.builtin_content(), seed=12, log_events=False)
+    quiet.start_battle("jaw_worm")
+    assert quiet.event_log == []
+    a._e.log_cap = 40
+    for _ in range(6):
+        if not a.legal_actions():
+            break
+        a.apply(a.legal_actions()[-1])
+        assert len(a.event_log) <= 40
