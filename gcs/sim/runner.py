@@ -54,6 +54,7 @@ def play_battle(game: Game, encounter: str, policy: Policy, *, record: bool = Fa
     actions: list[str] = []
     decisions = 0
     unfinished = False
+    apply = game.apply  # bound once: a method looked up on the (Python) Game class costs per call
     while True:
         if not take_rewards and s.rewards is not None:  # game.is_waiting_for_reward
             game.skip_reward()
@@ -65,7 +66,7 @@ def play_battle(game: Game, encounter: str, policy: Policy, *, record: bool = Fa
             unfinished = True
             break
         a = policy(game, legal)
-        game.apply(a)
+        apply(a)
         decisions += 1
         if record:
             actions.append(str(a))
