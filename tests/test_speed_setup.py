@@ -1,0 +1,47 @@
+"""The fixed costs of a battle (setup, rewards, teardown) take shortcuts that must play the same
+game as the step-by-step code they replace: the same ids, the same draws in the same order."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import gcs
+from gcs.battle.rewards import card_choices, card_choices_reference
+from gcs.content.defs import RewardTable
+from gcs.rng import Rng
+
+RARITIES = ("common", "uncommon", "rare", "special", "basic", "curse")
+
+
+def _random_table(r: random.Random, ids: list[str], n: int) -> RewardTable:
+    pool = tuple(r.choice(ids) for _ in range(r.randrange(0, 12)))
+    if r.random() < 0.2:
+        pool += ("no_such_card",)  # unknown ids are dropped from the pool
+    weights = {k: r.choice((0, 0, 1, 3, 60)) for k in RARITIES if r.random() < 0.6}
+    if r.random() < 0.1:
+        weights = {k: -v for k, v in weights.items()}  # not what content allows, same rule
+    return RewardTable(f"t{n}", cards=r.randrange(0, 7), rarity_weights=weights, pool=pool)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_card_choices_draws_as_the_step_by_step_loop(seed: int) -> None:
+    c = gcs.builtin_content()
+    ids = sorted(c.cards)
+    r = random.Random(seed)
+    g = gcs.Game(c, seed=seed)
+    e = g._e
+    offered = 0
+    for n in range(300):
+        table = _random_table(r, ids, n)
+        start = r.randrange(2**64)
+        e.s.run_rng = Rng(start)
+        fast = card_choices(e, table)
+        fast_state = e.s.run_rng.state
+        e.s.run_rng = Rng(start)
+        slow = card_choices_reference(e, table)
+        assert fast == slow, table
+        assert fast_state == e.s.run_rng.state, table  # the same number of draws
+        offered += len(fast)
+    assert offered > 300  # the tables did offer cards (not only empty pools)
