@@ -90,7 +90,7 @@ def card_choices(e: Engine, table: RewardTable) -> list[str]:
     left: list[list[GameCard] | None] = [None] * len(rarities)  # None: untouched, pool[r] as is
     picked: list[str] = []
     while rarities and len(picked) < table.cards:
-        if any_weight and not _any_positive(w):
+        if any_weight and not any(x > 0 for x in w):
             break  # only unweighted rarities are left
         i = _pick_index(rng, w)
         of_rarity = left[i]
@@ -101,13 +101,6 @@ def card_choices(e: Engine, table: RewardTable) -> list[str]:
             del rarities[i], w[i], left[i]
         picked.append(card.id)
     return picked
-
-
-def _any_positive(w: list[int]) -> bool:
-    for x in w:
-        if x > 0:
-            return True
-    return False
 
 
 # A card reward is a frozen value that depends on its card id alone, and building one runs the
