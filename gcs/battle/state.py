@@ -315,13 +315,11 @@ class State:
         self.battles = 0
         self.run_rng = Rng(seed)
         self.reset_battle()
-        self.history: list[tuple[BattlePhase, int]] = []
-        self.result: bool | None = None
 
     def reset_battle(self) -> None:
         self.active = False
         self.phase = PHASE_NONE
-        self.history = []
+        self.history: list[tuple[BattlePhase, int]] = []
         self.turn = 0
         self.player_turns = 0
         self.encounter = ""
@@ -355,7 +353,7 @@ class State:
         self.end_turn = False
         self.extra_turns = 0
         self.rewards: list[Reward] | None = None
-        self.result = None
+        self.result: bool | None = None
         self.plays: dict[str, int] = {}
         self.damage: dict[str, int] = {}
         self.steps = 0
