@@ -77,28 +77,27 @@ def card_choices(e: Engine, table: RewardTable) -> list[str]:
     unless the table gives no positive weight at all: then every rarity is equally likely.
     """
     # The reference loop (card_choices_reference) with its per-pick work done once: the sorted
-    # rarities and their weights are kept in parallel lists and change only when a rarity runs
-    # out (its entry is deleted, which keeps them sorted: what sorted(groups) gives again), and
-    # a rarity's cards are copied only when a card is first taken from it. Same draws, same
-    # order, same ids.
+    # rarities and their weights (Content.reward_draw, once per table) are kept in parallel
+    # lists and change only when a rarity runs out (its entry is deleted, which keeps them
+    # sorted: what sorted(groups) gives again), and a rarity's cards are copied only when a
+    # card is first taken from it. Same draws, same order, same ids.
     rng = e.s.run_rng
-    pool = e.c.reward_pool(table)
-    weights = table.rarity_weights
-    any_weight = any(weights.values())
-    rarities = sorted(pool)
-    w = [weights.get(r, 0) for r in rarities]
-    left: list[list[GameCard] | None] = [None] * len(rarities)  # None: untouched, pool[r] as is
+    draw = e.c.reward_draw(table)
+    any_weight = draw.any_weight
+    w = list(draw.weights)  # one entry per rarity left (draw.rarities, in order)
+    groups = list(draw.groups)
+    left: list[list[GameCard] | None] = [None] * len(w)  # None: untouched, groups[i] as is
     picked: list[str] = []
-    while rarities and len(picked) < table.cards:
+    while w and len(picked) < table.cards:
         if any_weight and not any(x > 0 for x in w):
             break  # only unweighted rarities are left
         i = _pick_index(rng, w)
         of_rarity = left[i]
         if of_rarity is None:
-            of_rarity = left[i] = list(pool[rarities[i]])
+            of_rarity = left[i] = list(groups[i])
         card = of_rarity.pop(rng.below(len(of_rarity)))
         if not of_rarity:
-            del rarities[i], w[i], left[i]
+            del w[i], groups[i], left[i]
         picked.append(card.id)
     return picked
 
