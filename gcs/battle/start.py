@@ -65,8 +65,12 @@ def begin_battle(e: Engine, enc: EncounterDef, char: CharacterDef | None, seed: 
     cards = s.cards
     draw = s.draw
     uid = s.next_card
+    card_of = c.cards
     for m in entries:
-        inst = CardInstance(uid, c.card(m.card_id), m.upgraded, m.cost_delta, m.uid)
+        card = card_of.get(m.card_id)
+        if card is None:
+            card = c.card(m.card_id)  # raises UnknownCardError
+        inst = CardInstance(uid, card, m.upgraded, m.cost_delta, m.uid)
         inst.pile = PILE_DRAW
         cards[uid] = inst
         draw.append(uid)

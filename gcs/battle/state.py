@@ -47,8 +47,9 @@ class CardInstance:
         self.uid = uid
         self.card_id = base.id
         self.base = base
-        self.upgraded = upgraded and base.upgrade is not None
-        self.active: GameCard = base.upgrade if self.upgraded and base.upgrade else base
+        upgrade = base.upgrade
+        self.upgraded = upgraded = upgraded and upgrade is not None
+        self.active: GameCard = upgrade if upgraded and upgrade else base
         self.cost_delta = cost_delta
         self.battle_delta = 0
         self.battle_set: int | None = None
