@@ -45,3 +45,29 @@ def test_card_choices_draws_as_the_step_by_step_loop(seed: int) -> None:
         assert fast_state == e.s.run_rng.state, table  # the same number of draws
         offered += len(fast)
     assert offered > 300  # the tables did offer cards (not only empty pools)
+
+
+def test_card_rewards_are_shared_frozen_values_equal_to_new_ones() -> None:
+    import dataclasses
+
+    from gcs.battle.state import Reward
+    from gcs.sim.policies import RandomPolicy
+
+    c = gcs.builtin_content()
+    offered: list[list[Reward]] = []
+    for seed in range(40):
+        g2 = gcs.Game(c, seed=seed)
+        g2.start_battle("jaw_worm")
+        pol = RandomPolicy(seed)
+        while not g2.is_waiting_for_reward and g2.is_battle_active:
+            g2.apply(pol(g2, g2.legal_actions()))
+        if g2.is_waiting_for_reward:
+            offered.append(g2.offered_rewards)
+            g2.apply_reward(0)
+            assert g2._e.s.master[-1].card_id == offered[-1][0].card_id
+    assert len(offered) > 5
+    for rewards in offered:
+        for r in rewards:
+            assert r == Reward("card", card_id=r.card_id) and hash(r) == hash(Reward("card", r.card_id))
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                r.card_id = "strike"  # type: ignore[misc]
