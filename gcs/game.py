@@ -98,7 +98,7 @@ class Game:
                                  presenter=presenter)
         self._char: CharacterDef | None = None
         if character is None and content.characters:
-            character = sorted(content.characters)[0]
+            character = min(content.characters)  # the first in sorted order
         if character is not None:
             ch = content.character(character)
             self._char = ch

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import events as ev
-from ..content.defs import RewardTable
+from ..content.defs import GameCard, RewardTable
 from ..errors import RewardError
 from ..rng import Rng
 from .run import add_entry, remove_entry_at, upgrade_entry_at
@@ -35,13 +35,9 @@ def _pick_rarity(rng: Rng, rarities: list[str], weights: dict[str, int]) -> str:
     return rarities[-1]  # unreachable: k < total
 
 
-def card_choices(e: Engine, table: RewardTable) -> list[str]:
-    """``table.cards`` distinct card ids: each a rarity by weight, then a card of it uniformly.
-
-    Rarities are those of the cards still left in the pool, in sorted order. A rarity without
-    a positive weight is never drawn (fewer choices are offered if only such cards are left),
-    unless the table gives no positive weight at all: then every rarity is equally likely.
-    """
+def card_choices_reference(e: Engine, table: RewardTable) -> list[str]:
+    """``card_choices`` as the rule reads, one step at a time (the tests play both and compare
+    the ids and the draws)."""
     rng = e.s.run_rng
     groups = {r: list(cs) for r, cs in e.c.reward_pool(table).items()}
     weights = dict(table.rarity_weights)
@@ -59,11 +55,75 @@ def card_choices(e: Engine, table: RewardTable) -> list[str]:
     return picked
 
 
+def _pick_index(rng: Rng, w: list[int]) -> int:
+    """``_pick_rarity`` on the weights themselves: the index of a rarity by weight (uniform
+    when the weights sum to 0 or less), with the same draw."""
+    total = sum(w)
+    if total <= 0:
+        return rng.below(len(w))
+    k = rng.below(total)
+    for i, x in enumerate(w):
+        if k < x:
+            return i
+        k -= x
+    return len(w) - 1  # unreachable: k < total
+
+
+def card_choices(e: Engine, table: RewardTable) -> list[str]:
+    """``table.cards`` distinct card ids: each a rarity by weight, then a card of it uniformly.
+
+    Rarities are those of the cards still left in the pool, in sorted order. A rarity without
+    a positive weight is never drawn (fewer choices are offered if only such cards are left),
+    unless the table gives no positive weight at all: then every rarity is equally likely.
+    """
+    # The reference loop (card_choices_reference) with its per-pick work done once: the sorted
+    # rarities and their weights (Content.reward_draw, once per table) are kept in parallel
+    # lists and change only when a rarity runs out (its entry is deleted, which keeps them
+    # sorted: what sorted(groups) gives again), and a rarity's cards are copied only when a
+    # card is first taken from it. Same draws, same order, same ids.
+    rng = e.s.run_rng
+    draw = e.c.reward_draw(table)
+    any_weight = draw.any_weight
+    w = list(draw.weights)  # one entry per rarity left (draw.rarities, in order)
+    groups = list(draw.groups)
+    left: list[list[GameCard] | None] = [None] * len(w)  # None: untouched, groups[i] as is
+    picked: list[str] = []
+    while w and len(picked) < table.cards:
+        if any_weight and not any(x > 0 for x in w):
+            break  # only unweighted rarities are left
+        i = _pick_index(rng, w)
+        of_rarity = left[i]
+        if of_rarity is None:
+            of_rarity = left[i] = list(groups[i])
+        card = of_rarity.pop(rng.below(len(of_rarity)))
+        if not of_rarity:
+            del w[i], groups[i], left[i]
+        picked.append(card.id)
+    return picked
+
+
+# A card reward is a frozen value that depends on its card id alone, and building one runs the
+# dataclass's interpreted __init__ (about 1 us even compiled): each is built once per id and
+# then shared, as equal strings are (no caller can change it; equality and hashing are by
+# value, so a shared one compares as a new one would). Bounded for processes that load many
+# packs.
+_CARD_REWARDS: dict[str, Reward] = {}
+
+
+def _card_reward(card_id: str) -> Reward:
+    r = _CARD_REWARDS.get(card_id)
+    if r is None:
+        if len(_CARD_REWARDS) >= 4096:
+            _CARD_REWARDS.clear()
+        r = _CARD_REWARDS[card_id] = Reward("card", card_id=card_id)
+    return r
+
+
 def candidates(e: Engine, table: RewardTable) -> list[Reward]:
     """The alternatives a table offers: card choices, then upgrades, then removals (deck order)."""
     s = e.s
     cards = e.c.cards
-    offers = [Reward("card", card_id=c) for c in card_choices(e, table)]
+    offers = [_card_reward(c) for c in card_choices(e, table)]
     if table.upgrade:
         offers += [Reward("upgrade", card_id=m.card_id, deck_index=i)
                    for i, m in enumerate(s.master)

@@ -9,11 +9,10 @@ from ..content.defs import CharacterDef, EncounterDef
 from ..enums import PHASE_INITIALIZE, PILE_DRAW
 from ..rng import Rng, derive
 from . import frames as K
-from .cards import new_instance
 from .combat import apply_status
 from .intents import make_enemy
 from .phases import enter
-from .state import Frame, MasterEntry, Unit
+from .state import CardInstance, Frame, MasterEntry, Unit
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -47,21 +46,36 @@ def begin_battle(e: Engine, enc: EncounterDef, char: CharacterDef | None, seed: 
     # 2. runtime units for the player and the enemies of the encounter
     player = Unit(0, s.character or "player", char.name if char else "Player", max(1, s.hp),
                   s.max_hp)
-    s.units = [player]
+    s.units.append(player)  # (reset_battle left the list empty)
     if char is not None:
         for sid, n in char.statuses.items():
             apply_status(e, player, sid, n, trigger=False)  # set up, not applied
-    for eid in roll_enemies(enc, Rng(derive(base, "encounter"))):
+    # the encounter stream exists only to roll: deriving it is pure and draws nothing, so an
+    # encounter with no groups (roll_enemies returns its enemies untouched) skips it
+    enemies = roll_enemies(enc, Rng(derive(base, "encounter"))) if enc.groups else enc.enemies
+    for eid in enemies:
         make_enemy(e, c.enemies[eid])
     # 3. the draw pile from the run master deck (else the starting deck), shuffled
     entries = s.master
     if not entries and char is not None:
         entries = [MasterEntry(d.card, d.upgraded) for d in char.starting_deck
                    for _ in range(d.count)]
+    # each entry becomes a new instance (cards.new_instance, inlined: the next uid, registered)
+    # put on the draw pile in deck order
+    cards = s.cards
+    draw = s.draw
+    uid = s.next_card
+    card_of = c.cards
     for m in entries:
-        inst = new_instance(e, c.card(m.card_id), m.upgraded, m.cost_delta, m.uid)
+        card = card_of.get(m.card_id)
+        if card is None:
+            card = c.card(m.card_id)  # raises UnknownCardError
+        inst = CardInstance(uid, card, m.upgraded, m.cost_delta, m.uid)
         inst.pile = PILE_DRAW
-        s.draw.append(inst.uid)
-    s.rng_shuffle.shuffle(s.draw)
+        cards[uid] = inst
+        draw.append(uid)
+        uid += 1
+    s.next_card = uid
+    s.rng_shuffle.shuffle(draw)
     # 4-7 run as frames: Innate + opening draw, BattleStarted, intents, PlayerTurnStart
     s.stack.append(Frame(K.START, None, 0, None, None))

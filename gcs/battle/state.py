@@ -47,8 +47,9 @@ class CardInstance:
         self.uid = uid
         self.card_id = base.id
         self.base = base
-        self.upgraded = upgraded and base.upgrade is not None
-        self.active: GameCard = base.upgrade if self.upgraded and base.upgrade else base
+        upgrade = base.upgrade
+        self.upgraded = upgraded = upgraded and upgrade is not None
+        self.active: GameCard = upgrade if upgraded and upgrade else base
         self.cost_delta = cost_delta
         self.battle_delta = 0
         self.battle_set: int | None = None
@@ -315,13 +316,11 @@ class State:
         self.battles = 0
         self.run_rng = Rng(seed)
         self.reset_battle()
-        self.history: list[tuple[BattlePhase, int]] = []
-        self.result: bool | None = None
 
     def reset_battle(self) -> None:
         self.active = False
         self.phase = PHASE_NONE
-        self.history = []
+        self.history: list[tuple[BattlePhase, int]] = []
         self.turn = 0
         self.player_turns = 0
         self.encounter = ""
@@ -355,7 +354,7 @@ class State:
         self.end_turn = False
         self.extra_turns = 0
         self.rewards: list[Reward] | None = None
-        self.result = None
+        self.result: bool | None = None
         self.plays: dict[str, int] = {}
         self.damage: dict[str, int] = {}
         self.steps = 0

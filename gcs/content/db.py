@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
+from typing import NamedTuple
 
 from ..errors import UnknownCardError, UnknownIdError
 from ..flow.nodes import Node, walk
@@ -19,6 +20,17 @@ from .defs import (
 )
 
 ProgramKey = str
+
+
+class RewardDraw(NamedTuple):
+    """A reward table's pool as card choices draw from it: the rarities present, sorted, with
+    their cards (``Content.reward_pool``'s groups) and their table weights in the same order,
+    and whether the table gives any rarity a nonzero weight."""
+
+    rarities: tuple[str, ...]
+    groups: tuple[tuple[GameCard, ...], ...]
+    weights: tuple[int, ...]
+    any_weight: bool
 
 
 class Content:
@@ -71,6 +83,7 @@ class Content:
         self.entry_statuses: Mapping[str, frozenset[str]] = MappingProxyType(
             {k: frozenset(v) for k, v in by_entry.items()})
         self._pools: dict[str, tuple[RewardTable, dict[str, tuple[GameCard, ...]]]] = {}
+        self._draws: dict[str, tuple[RewardTable, RewardDraw]] = {}
         # Every graph gets a program key; every node a (key, index) reference for saves.
         self._programs: dict[ProgramKey, list[Node]] = {}
         self._refs: dict[int, tuple[ProgramKey, int]] = {}
@@ -122,6 +135,19 @@ class Content:
                     card = self.cards[cid]
                     groups.setdefault(card.rarity.value, []).append(card)
             got = self._pools[table.id] = (table, {r: tuple(cs) for r, cs in groups.items()})
+        return got[1]
+
+    def reward_draw(self, table: RewardTable) -> RewardDraw:
+        """``reward_pool`` sorted by rarity with the table's weights alongside; computed once
+        per table."""
+        got = self._draws.get(table.id)
+        if got is None or got[0] is not table:
+            pool = self.reward_pool(table)
+            rarities = tuple(sorted(pool))
+            weights = table.rarity_weights
+            draw = RewardDraw(rarities, tuple(pool[r] for r in rarities),
+                              tuple(weights.get(r, 0) for r in rarities), any(weights.values()))
+            got = self._draws[table.id] = (table, draw)
         return got[1]
 
     # ------------------------------------------------------------ lookups
