@@ -8,9 +8,45 @@ import random
 import pytest
 
 import gcs
-from gcs.battle.rewards import card_choices, card_choices_reference
+from gcs.battle.rewards import card_choices
 from gcs.content.defs import RewardTable
+from gcs.engine import Engine
 from gcs.rng import Rng
+
+
+def _pick_rarity(rng: Rng, rarities: list[str], weights: dict[str, int]) -> str:
+    """A rarity by weight (uniform when every weight is 0)."""
+    w = [weights.get(r, 0) for r in rarities]
+    total = sum(w)
+    if total <= 0:
+        return rarities[rng.below(len(rarities))]
+    k = rng.below(total)
+    for r, x in zip(rarities, w, strict=True):
+        if k < x:
+            return r
+        k -= x
+    return rarities[-1]  # unreachable: k < total
+
+
+def card_choices_reference(e: Engine, table: RewardTable) -> list[str]:
+    """``card_choices`` as the rule reads, one pick at a time (what the engine ran before)."""
+    rng = e.s.run_rng
+    groups = {r: list(cs) for r, cs in e.c.reward_pool(table).items()}
+    weights = dict(table.rarity_weights)
+    picked: list[str] = []
+    while groups and len(picked) < table.cards:
+        rarities = sorted(groups)
+        if not any(weights.get(r, 0) > 0 for r in rarities) and any(weights.values()):
+            break  # only unweighted rarities are left
+        rarity = _pick_rarity(rng, rarities, weights)
+        of_rarity = groups[rarity]
+        card = of_rarity.pop(rng.below(len(of_rarity)))
+        if not of_rarity:
+            del groups[rarity]
+        picked.append(card.id)
+    return picked
+
+
 
 RARITIES = ("common", "uncommon", "rare", "special", "basic", "curse")
 

@@ -21,43 +21,9 @@ if TYPE_CHECKING:
     from ..engine import Engine
 
 
-def _pick_rarity(rng: Rng, rarities: list[str], weights: dict[str, int]) -> str:
-    """A rarity by weight (uniform when every weight is 0)."""
-    w = [weights.get(r, 0) for r in rarities]
-    total = sum(w)
-    if total <= 0:
-        return rarities[rng.below(len(rarities))]
-    k = rng.below(total)
-    for r, x in zip(rarities, w, strict=True):
-        if k < x:
-            return r
-        k -= x
-    return rarities[-1]  # unreachable: k < total
-
-
-def card_choices_reference(e: Engine, table: RewardTable) -> list[str]:
-    """``card_choices`` as the rule reads, one step at a time (the tests play both and compare
-    the ids and the draws)."""
-    rng = e.s.run_rng
-    groups = {r: list(cs) for r, cs in e.c.reward_pool(table).items()}
-    weights = dict(table.rarity_weights)
-    picked: list[str] = []
-    while groups and len(picked) < table.cards:
-        rarities = sorted(groups)
-        if not any(weights.get(r, 0) > 0 for r in rarities) and any(weights.values()):
-            break  # only unweighted rarities are left
-        rarity = _pick_rarity(rng, rarities, weights)
-        of_rarity = groups[rarity]
-        card = of_rarity.pop(rng.below(len(of_rarity)))
-        if not of_rarity:
-            del groups[rarity]
-        picked.append(card.id)
-    return picked
-
-
 def _pick_index(rng: Rng, w: list[int]) -> int:
-    """``_pick_rarity`` on the weights themselves: the index of a rarity by weight (uniform
-    when the weights sum to 0 or less), with the same draw."""
+    """The index of a rarity by its weight in ``w`` (uniform when the weights sum to 0 or
+    less)."""
     total = sum(w)
     if total <= 0:
         return rng.below(len(w))
@@ -76,7 +42,8 @@ def card_choices(e: Engine, table: RewardTable) -> list[str]:
     a positive weight is never drawn (fewer choices are offered if only such cards are left),
     unless the table gives no positive weight at all: then every rarity is equally likely.
     """
-    # The reference loop (card_choices_reference) with its per-pick work done once: the sorted
+    # The rule, one pick at a time (tests/test_speed_setup.py keeps that loop and plays both),
+    # with its per-pick work done once: the sorted
     # rarities and their weights (Content.reward_draw, once per table) are kept in parallel
     # lists and change only when a rarity runs out (its entry is deleted, which keeps them
     # sorted: what sorted(groups) gives again), and a rarity's cards are copied only when a
