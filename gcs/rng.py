@@ -66,19 +66,24 @@ def mix(x: int) -> int:
 @lru_cache(maxsize=1024)
 def _name_key(name: str) -> int:
     """FNV-1a (64-bit) of a stream name's UTF-8 bytes: stable across processes."""
-    if _NATIVE:
-        k: i64 = _FNV_OFFSET_S
-        for b in name.encode():
-            k = (k ^ b) * _FNV_PRIME
-        return _u64(k)
     h = 0xCBF29CE484222325
     for b in name.encode():
         h = ((h ^ b) * 0x100000001B3) & _MASK
     return h
 
 
+def _name_key64(name: str) -> i64:
+    """``_name_key`` on i64 (no cache: hashing a name costs less than looking it up)."""
+    k: i64 = _FNV_OFFSET_S
+    for b in name.encode():
+        k = (k ^ b) * _FNV_PRIME
+    return k
+
+
 def derive(seed: int, name: str) -> int:
     """A stream seed derived from a game seed and a stream name (stable across processes)."""
+    if _NATIVE:
+        return _u64(_mix64(_mix64(_s64(seed & _MASK)) ^ _name_key64(name)))
     return mix(mix(seed & _MASK) ^ _name_key(name))
 
 
