@@ -13,6 +13,7 @@ from ..enums import (
     INTENT_STUN,
     PHASE_ENEMY_PHASE,
 )
+from ..events import BlockChanged, BlockGained, DamageDealt
 from ..flow.nodes import Node
 from . import frames as K
 from .cards import push_entries
@@ -178,7 +179,7 @@ def deal_damage(e: Engine, src: Unit | None, dst: Unit, amount: int, card_id: st
             dmg = e.s.damage
             dmg[card_id] = dmg.get(card_id, 0) + loss
     if e.hot:
-        e.record((ev.DamageDealt, None if src is None else src.uid, dst.uid, amount, blocked, loss,
+        e.record((DamageDealt, None if src is None else src.uid, dst.uid, amount, blocked, loss,
                   card_id))
     if loss and dst.uid != 0 and dst.hp > 0:
         _hp_rules_now(e, dst)
@@ -238,7 +239,7 @@ def gain_block(e: Engine, u: Unit, amount: int) -> None:
         return
     u.block += amount
     if e.hot:
-        e.record((ev.BlockGained, u.uid, amount, u.block))
+        e.record((BlockGained, u.uid, amount, u.block))
 
 
 def set_block(e: Engine, u: Unit, value: int) -> None:
@@ -247,7 +248,7 @@ def set_block(e: Engine, u: Unit, value: int) -> None:
         old = u.block
         u.block = value
         if e.hot:
-            e.record((ev.BlockChanged, u.uid, old, value))
+            e.record((BlockChanged, u.uid, old, value))
 
 
 def die(e: Engine, u: Unit) -> list[tuple[Node, Ctx]]:

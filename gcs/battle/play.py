@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import events as ev
 from ..enums import (
     KW_EXHAUST,
     KW_UNPLAYABLE,
@@ -17,6 +16,7 @@ from ..enums import (
     PileScope,
 )
 from ..errors import NotInBattleError
+from ..events import CardCreated, CardPlayed, EnergySpent
 from ..flow.interp import register_hook, start_entry
 from . import frames as K
 from .cards import (
@@ -114,13 +114,13 @@ def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None
     detach(e, inst)
     s.energy -= paid
     if paid > 0 and e.hot:
-        e.record((ev.EnergySpent, paid, s.energy))
+        e.record((EnergySpent, paid, s.energy))
     s.played.append(inst.uid)
     plays = s.plays
     plays[inst.card_id] = plays.get(inst.card_id, 0) + 1
     # 3. CardPlayed, then On Play and the status On Play branches (in PLAY frame steps)
     if e.hot:
-        e.record((ev.CardPlayed, inst.uid, inst.card_id, inst.upgraded, paid,
+        e.record((CardPlayed, inst.uid, inst.card_id, inst.upgraded, paid,
                   None if target_uid < 0 else target_uid))
     ctx = Ctx(0, inst.uid, target_uid, "", "on_play")
     ctx.x = x
@@ -145,7 +145,7 @@ def nested_play(e: Engine, inst: CardInstance, copy: bool, free: bool, target: i
         inst = new_instance(e, src.base, src.upgraded, src.cost_delta, src.origin)
         inst.pile = PILE_LIMBO
         if e.hot:
-            e.record((ev.CardCreated, inst.uid, inst.card_id, None, None))
+            e.record((CardCreated, inst.uid, inst.card_id, None, None))
     if inst.active.target is TARGET_SINGLE_ENEMY:
         units = s.units
         if target < 1 or not units[target].alive:

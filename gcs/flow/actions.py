@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .. import events as ev
 from ..battle import cards as C
 from ..battle import combat as U
 from ..battle import frames as K
 from ..battle.intents import spawn_enemy
 from ..battle.state import Ctx, Frame, Unit
 from ..enums import BattlePhase
+from ..events import EnergyGained, GoldGained
 from . import nodes as N
 from .interp import EXEC
 from .values import units_of, val
@@ -121,7 +121,7 @@ def _ex_energy(e: Engine, node: N.GainEnergy, ctx: Ctx) -> None:
     s = e.s
     s.energy = max(0, s.energy + n)
     if e.hot:
-        e.record((ev.EnergyGained, n, s.energy))
+        e.record((EnergyGained, n, s.energy))
 
 
 def _ex_apply(e: Engine, node: N.ApplyStatus, ctx: Ctx) -> None:
@@ -180,7 +180,7 @@ def _ex_gold(e: Engine, node: N.GainGold, ctx: Ctx) -> None:
     s = e.s
     s.gold = max(0, s.gold + n)
     if e.hot:
-        e.record((ev.GoldGained, n, s.gold))
+        e.record((GoldGained, n, s.gold))
 
 
 EXEC.update({
