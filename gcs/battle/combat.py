@@ -45,9 +45,10 @@ def attack_damage(e: Engine, base: int, src: Unit | None, dst: Unit | None) -> i
     """Attack damage through the attacker's ``deal`` then the defender's ``take`` modifiers."""
     num, den = base, 1
     mods = e.c.modifier_statuses
-    if src is not None and not mods.isdisjoint(src.statuses):
+    # (a unit with no status folds nothing: no set method call for it)
+    if src is not None and src.statuses and not mods.isdisjoint(src.statuses):
         num, den = _fold_unit(e, src, "deal", num, den)
-    if dst is not None and not mods.isdisjoint(dst.statuses):
+    if dst is not None and dst.statuses and not mods.isdisjoint(dst.statuses):
         num, den = _fold_unit(e, dst, "take", num, den)
     v = num // den
     return v if v > 0 else 0
@@ -55,7 +56,7 @@ def attack_damage(e: Engine, base: int, src: Unit | None, dst: Unit | None) -> i
 
 def block_amount(e: Engine, base: int, u: Unit) -> int:
     """Block gained through the unit's ``block`` modifiers (Dexterity, Frail)."""
-    if e.c.modifier_statuses.isdisjoint(u.statuses):
+    if not u.statuses or e.c.modifier_statuses.isdisjoint(u.statuses):
         return base if base > 0 else 0
     num, den = _fold_unit(e, u, "block", base, 1)
     v = num // den
@@ -183,7 +184,9 @@ def deal_damage(e: Engine, src: Unit | None, dst: Unit, amount: int, card_id: st
                   card_id))
     if loss and dst.uid != 0 and dst.hp > 0:
         _hp_rules_now(e, dst)
-    if dst.statuses:
+    statuses = dst.statuses
+    if statuses and not e.c.hit_statuses.isdisjoint(statuses):
+        # a status with an on_attacked or on_damage_taken branch: they run, then on_death
         entries = []
         if attack and src is not None:
             entries += status_entries(e, dst, "on_attacked", src.uid, amount)
@@ -195,7 +198,11 @@ def deal_damage(e: Engine, src: Unit | None, dst: Unit, amount: int, card_id: st
         if entries:
             push_entries(e, entries)
     elif dst.hp <= 0:
-        die(e, dst)
+        # no status reacts to the hit (both ``status_entries`` above would be empty): only
+        # the on_death branches, if any
+        entries = die(e, dst)
+        if entries:
+            push_entries(e, entries)
 
 
 def lose_hp(e: Engine, u: Unit, amount: int) -> None:

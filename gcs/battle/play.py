@@ -215,7 +215,7 @@ def step_play(e: Engine, f: Frame) -> None:
 def _status_on_play(e: Engine, ctx: Ctx, uid: int) -> bool:
     """Queue the status On Play branches of a play; True if any were queued."""
     s = e.s
-    having = e.c.entry_statuses.get("on_play")
+    having = e.c.play_statuses  # (entry_statuses["on_play"])
     if not having:
         return False
     entries = []

@@ -70,6 +70,10 @@ class Content:
                 by_entry.setdefault(name, set()).add(st.id)
         self.entry_statuses: Mapping[str, frozenset[str]] = MappingProxyType(
             {k: frozenset(v) for k, v in by_entry.items()})
+        # the same sets the play and the hit read, as plain attributes (no mapping lookup)
+        self.play_statuses: frozenset[str] = frozenset(by_entry.get("on_play", ()))
+        self.hit_statuses: frozenset[str] = frozenset(
+            by_entry.get("on_attacked", set()) | by_entry.get("on_damage_taken", set()))
         self._pools: dict[str, tuple[RewardTable, dict[str, tuple[GameCard, ...]]]] = {}
         # Every graph gets a program key; every node a (key, index) reference for saves.
         self._programs: dict[ProgramKey, list[Node]] = {}

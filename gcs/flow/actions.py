@@ -32,7 +32,14 @@ def _card_id(e: Engine, ctx: Ctx) -> str | None:
 def _ex_damage(e: Engine, node: N.DealDamage, ctx: Ctx) -> None:
     amount = val(e, node.amount, ctx)
     hits = val(e, node.hits, ctx)
-    rand = node.target.source == "random_enemy"
+    source = node.target.source
+    if source == "target" and hits == 1:
+        # one hit on the scope's target (``units_of`` picks it, or none): the branch below
+        # with ``targets`` = [ctx.target] or [], without building the lists
+        if ctx.target >= 0:
+            _hit(e, ctx, amount, ctx.target)
+        return
+    rand = source == "random_enemy"
     targets = [] if rand else [u.uid for u in units_of(e, node.target, ctx)]
     if hits == 1 and len(targets) == 1:
         _hit(e, ctx, amount, targets[0])

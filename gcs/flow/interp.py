@@ -42,7 +42,7 @@ def exec_node(e: Engine, node: N.Node, ctx: Ctx) -> None:
     EXEC[type(node)](e, node, ctx)
 
 
-_NEEDS_ENTRY = P.NEEDS_ENTRY  # roots that need an ENTRY frame (composites, WaitUntil)
+_NEEDS_ENTRY: Final = P.NEEDS_ENTRY  # roots that need an ENTRY frame (composites, WaitUntil)
 
 
 def start_entry(e: Engine, node: N.Node, ctx: Ctx, inline: bool = False) -> None:
