@@ -141,7 +141,7 @@ def legal_actions(g: Game) -> list[Action]:
     hooks = hooks_possible(e)
     single = TARGET_SINGLE_ENEMY
     unplayable = KW_UNPLAYABLE
-    alive: list[int] | None = None  # enemy indices, listed at the first single-target card
+    units = s.units
     untargeted = _UNTARGETED
     targeted = _TARGETED
     for i, uid in enumerate(s.hand):
@@ -163,11 +163,11 @@ def legal_actions(g: Game) -> list[Action]:
             if (cost if cost > 0 else 0) > energy:
                 continue
         if card.target is single:
-            if alive is None:
-                alive = [u.uid - 1 for u in s.units[1:] if u.alive]
             row = targeted[i] if i < len(targeted) else _targeted_row(i)
-            for j in alive:
-                out.append(row[j] if j < len(row) else _targeted(i, j))
+            for k in range(1, len(units)):  # each living enemy; enemy index = uid - 1
+                if units[k].alive:
+                    j = k - 1
+                    out.append(row[j] if j < len(row) else _targeted(i, j))
         else:
             out.append(untargeted[i] if i < len(untargeted) else _untargeted(i))
     out.append(END_ACTION)
@@ -267,7 +267,7 @@ def apply(g: Game, a: Action) -> None:
     # one of the legal actions just computed for this very state needs no second validation
     legal = e.legal
     known = False
-    if legal is not None and _cached(e):
+    if legal is not None and _cached(e):  # (a C call on the compiled engine)
         for x in legal:
             if x is a:
                 known = True

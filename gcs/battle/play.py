@@ -220,12 +220,15 @@ def _status_on_play(e: Engine, ctx: Ctx, uid: int) -> bool:
         return False
     entries = []
     units = s.units
-    if not having.isdisjoint(units[0].statuses) and uid in s.cards:
+    # (a unit with no status has no branch: no set method call for it, no slice of units)
+    mine = units[0].statuses
+    if mine and not having.isdisjoint(mine) and uid in s.cards:
         entries = [(n, c) for n, c in lifecycle_entries(e, s.cards[uid], "on_play") if c.status]
         for _, c in entries:
             c.target = ctx.target
-    for u in units[1:]:
-        if u.alive and not having.isdisjoint(u.statuses):
+    for k in range(1, len(units)):
+        u = units[k]
+        if u.alive and u.statuses and not having.isdisjoint(u.statuses):
             for n, c in status_entries(e, u, "on_play"):
                 c.src = uid
                 c.objs["card"] = ["c", [uid]]

@@ -22,16 +22,10 @@ if TYPE_CHECKING:
     from ..engine import Engine
 
 
-def _card_id(e: Engine, ctx: Ctx) -> str | None:
-    if ctx.status or ctx.src < 0:
-        return None
-    inst = e.s.cards.get(ctx.src)
-    return None if inst is None else inst.card_id
-
-
 def _ex_damage(e: Engine, node: N.DealDamage, ctx: Ctx) -> None:
     amount = val(e, node.amount, ctx)
-    hits = val(e, node.hits, ctx)
+    h = node.hits
+    hits = h if type(h) is int else val(e, h, ctx)  # (``val`` of a literal, one call less)
     source = node.target.source
     if source == "target" and hits == 1:
         # one hit on the scope's target (``units_of`` picks it, or none): the branch below
@@ -82,8 +76,10 @@ def _hit(e: Engine, ctx: Ctx, amount: int, uid: int) -> None:
     if ctx.status:
         U.deal_damage(e, src, dst, amount, None, attack=False)
     else:
-        U.deal_damage(e, src, dst, U.attack_damage(e, amount, src, dst), _card_id(e, ctx),
-                      attack=True)
+        # an attack: the damage is folded, and counted for the source card (if it is one)
+        inst = e.s.cards.get(ctx.src) if ctx.src >= 0 else None
+        U.deal_damage(e, src, dst, U.attack_damage(e, amount, src, dst),
+                      None if inst is None else inst.card_id, attack=True)
 
 
 def _per_unit(e: Engine, units: list[Unit], act: Callable[[Unit], None]) -> None:
