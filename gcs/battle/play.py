@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..enums import (
     KW_EXHAUST,
@@ -163,7 +163,8 @@ def step_play(e: Engine, f: Frame) -> None:
     stack = s.stack
     ctx = f.ctx
     assert ctx is not None
-    uid = f.data[0]
+    data: list[Any] = f.data  # [card uid, target uid, nested 0/1, authored pile or ""]
+    uid = data[0]
     if f.pc == 0:
         # 3. the card's On Play behaviour
         f.pc = 1
@@ -193,7 +194,7 @@ def step_play(e: Engine, f: Frame) -> None:
         #    Discard without the lifecycle. No card type decides it.
         inst = s.cards.get(uid)
         if inst is not None and inst.pile is PILE_LIMBO:
-            dest = f.data[3]
+            dest = data[3]
             if dest:
                 move(e, inst, PileScope(dest))
             elif KW_EXHAUST in inst.active.keywords:
@@ -205,7 +206,7 @@ def step_play(e: Engine, f: Frame) -> None:
     # the play is complete: a top-level play re-reads the battlefield, then a requested turn
     # end; a nested play returns to the effect that played it, which does both later
     stack.pop()
-    if f.data[2]:  # nested
+    if data[2]:  # nested
         return
     if not check_end(e) and s.end_turn:
         s.end_turn = False
