@@ -181,10 +181,13 @@ def test_one_hit_deal_damage_on_the_target_plays_as_the_general_deal_damage() ->
     assert decisions > 300
 
 
-def test_content_keeps_the_play_and_hit_status_sets_of_its_entries() -> None:
+def test_content_keeps_the_status_and_enemy_sets_the_play_reads() -> None:
     for content in (gcs.builtin_content(), _content({"reactor": 1})):
+        replanning = {en.id for en in content.enemies.values() if en.ai.hp_rules}
+        assert content.hp_rule_enemies == replanning
         by_entry = content.entry_statuses
         assert content.play_statuses == by_entry.get("on_play", frozenset())
         assert content.hit_statuses == (by_entry.get("on_attacked", frozenset())
                                         | by_entry.get("on_damage_taken", frozenset()))
     assert gcs.builtin_content().hit_statuses  # the bundled pack has reactions (Curl Up, ...)
+    assert gcs.builtin_content().hp_rule_enemies  # and slimes that split at half HP

@@ -182,8 +182,8 @@ def deal_damage(e: Engine, src: Unit | None, dst: Unit, amount: int, card_id: st
     if e.hot:
         e.record((DamageDealt, None if src is None else src.uid, dst.uid, amount, blocked, loss,
                   card_id))
-    if loss and dst.uid != 0 and dst.hp > 0:
-        _hp_rules_now(e, dst)
+    if loss and dst.uid != 0 and dst.hp > 0 and dst.def_id in e.c.hp_rule_enemies:
+        _hp_rules_now(e, dst)  # (only an enemy with HP rules: no call for the others)
     statuses = dst.statuses
     if statuses and not e.c.hit_statuses.isdisjoint(statuses):
         # a status with an on_attacked or on_damage_taken branch: they run, then on_death

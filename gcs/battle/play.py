@@ -110,21 +110,23 @@ def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None
     if card.target is TARGET_RANDOM_ENEMY:
         alive = [u.uid for u in s.units[1:] if u.alive]
         target_uid = alive[s.rng_cards.below(len(alive))] if alive else -1
+    uid = inst.uid
+    cid = inst.card_id
     # 2. leave the hand (or the pile a nested play took it from), spend energy, record the play
     detach(e, inst)
     s.energy -= paid
     if paid > 0 and e.hot:
         e.record((EnergySpent, paid, s.energy))
-    s.played.append(inst.uid)
+    s.played.append(uid)
     plays = s.plays
-    plays[inst.card_id] = plays.get(inst.card_id, 0) + 1
+    plays[cid] = plays.get(cid, 0) + 1
     # 3. CardPlayed, then On Play and the status On Play branches (in PLAY frame steps)
     if e.hot:
-        e.record((CardPlayed, inst.uid, inst.card_id, inst.upgraded, paid,
+        e.record((CardPlayed, uid, cid, inst.upgraded, paid,
                   None if target_uid < 0 else target_uid))
-    ctx = Ctx(0, inst.uid, target_uid, "", "on_play")
+    ctx = Ctx(0, uid, target_uid, "", "on_play")
     ctx.x = x
-    s.stack.append(Frame(K.PLAY, None, 0, [inst.uid, target_uid, 1 if nested else 0, dest], ctx))
+    s.stack.append(Frame(K.PLAY, None, 0, [uid, target_uid, 1 if nested else 0, dest], ctx))
 
 
 def nested_play(e: Engine, inst: CardInstance, copy: bool, free: bool, target: int,

@@ -60,6 +60,9 @@ class Content:
         # ids of the statuses that change damage or block (the folds skip the others)
         self.modifier_statuses: frozenset[str] = frozenset(
             st.id for st in self.statuses.values() if st.modifiers)
+        # ids of the enemies whose AI has HP rules (a hit on any other re-plans nothing)
+        self.hp_rule_enemies: frozenset[str] = frozenset(
+            en.id for en in self.enemies.values() if en.ai.hp_rules)
         # (enemy id, move id) -> move, for the enemy phase and intents
         self.moves: Mapping[tuple[str, str], MoveDef] = MappingProxyType(
             {(en.id, m.id): m for en in self.enemies.values() for m in en.moves})
