@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import events as ev
-from ..content.defs import MoveDef, StatusDef
+from ..content.defs import Modifier, MoveDef, StatusDef
 from ..enums import (
     DECAY_MINUS_ONE,
     DECAY_NONE,
@@ -25,19 +25,24 @@ if TYPE_CHECKING:
 
 # ---------------------------------------------------------------- folds
 def _fold_unit(e: Engine, u: Unit, stage: str, num: int, den: int) -> tuple[int, int]:
+    """One unit's ``stage`` modifiers on ``num/den``: the adds in status order, then the muls
+    (in status order too)."""
     statuses = e.c.statuses
-    muls: list[tuple[int, int]] = []
+    muls: list[Modifier] | None = None  # (made at the first mul: most folds only add)
     for sid, n in u.statuses.items():
         for m in statuses[sid].modifiers:
             if m.stage != stage:
                 continue
             if m.op == "add":
                 num += (m.amount * n if m.per_stack else m.amount) * den
+            elif muls is None:
+                muls = [m]
             else:
-                muls.append((m.num, m.den))
-    for a, b in muls:
-        num *= a
-        den *= b
+                muls.append(m)
+    if muls is not None:
+        for m in muls:
+            num *= m.num
+            den *= m.den
     return num, den
 
 
