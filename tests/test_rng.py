@@ -20,7 +20,7 @@ EDGES = [0, 1, 2**62 - 1, 2**62, 2**63 - 1, 2**63, 2**64 - 1, 0x9E3779B97F4A7C15
 
 
 def test_the_native_branch_runs_exactly_on_the_compiled_engine() -> None:
-    assert rng._NATIVE == (ENGINE == "compiled")
+    assert rng._NATIVE is (ENGINE == "compiled")
 
 
 def test_mix_matches_splitmix64_on_the_edges_of_the_64_bit_range() -> None:
