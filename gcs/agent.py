@@ -6,12 +6,12 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Final
 
-from .battle.hooks import effective_cost, hooks_possible
+from .battle.hooks import effective_cost, hooks_possible, modified_cost
 from .battle.phases import check_end, push_turn_end
 from .battle.play import card_refusal, commit_play, playable_in_hand
 from .battle.refusals import end_turn_refusal
 from .battle.state import CHOICE, GATE, NO_PAUSE, WAIT, Unit
-from .enums import PHASE_PLAYER_PHASE, TARGET_SINGLE_ENEMY, BattlePhase, TargetMode
+from .enums import KW_UNPLAYABLE, PHASE_PLAYER_PHASE, TARGET_SINGLE_ENEMY, BattlePhase, TargetMode
 from .errors import BusyError, GameError, IllegalActionError
 
 if TYPE_CHECKING:
@@ -104,8 +104,8 @@ class Action:
         return Action(END)
 
 
-END_ACTION = Action(END)
-SKIP_ACTION = Action(SKIP)
+END_ACTION: Final = Action(END)
+SKIP_ACTION: Final = Action(SKIP)
 
 
 def legal_actions(g: Game) -> list[Action]:
@@ -131,40 +131,85 @@ def legal_actions(g: Game) -> list[Action]:
     # recomputed only when the battle changed: every facade call that changes hand, energy,
     # hooks or a pause runs the loop, and ``e.ticks`` counts those runs (the version counter)
     legal = e.legal
-    if legal is not None and e.legal_key == (e.ticks, s.active, s.rewards is None):
-        return legal.copy()
+    if legal is not None:
+        key = e.legal_key  # _cached(e), inlined: active and no rewards is known here
+        if key[0] == e.ticks and key[1] and key[2]:
+            return legal.copy()
     out = []
     cards = s.cards
-    alive = [u.uid - 1 for u in s.units[1:] if u.alive]
+    energy = s.energy
     hooks = hooks_possible(e)
     single = TARGET_SINGLE_ENEMY
-    plays = _PLAYS
+    unplayable = KW_UNPLAYABLE
+    units = s.units
+    untargeted = _UNTARGETED
+    targeted = _TARGETED
     for i, uid in enumerate(s.hand):
         inst = cards[uid]
-        if not playable_in_hand(e, inst, hooks):
-            continue
-        if inst.active.target is single:
-            for j in alive:
-                a = plays.get((i, j))
-                out.append(a if a is not None else _play_action(i, j))
+        card = inst.active
+        if hooks or card.x_cost:
+            if not playable_in_hand(e, inst, hooks):
+                continue
         else:
-            a = plays.get((i, -1))
-            out.append(a if a is not None else _play_action(i, -1))
+            # ``playable_in_hand`` with no hook possible and a fixed cost, inlined (the hot
+            # case): not Unplayable, and the modifiers alone (``modified_cost``; with no
+            # ``set`` modifier it is the sum of the deltas), floored at 0, within the energy
+            if unplayable in card.keywords:
+                continue
+            if inst.battle_set is None and inst.turn_set is None:
+                cost = card.cost + inst.cost_delta + inst.battle_delta + inst.turn_delta
+            else:
+                cost = modified_cost(inst)
+            if (cost if cost > 0 else 0) > energy:
+                continue
+        if card.target is single:
+            row = targeted[i] if i < len(targeted) else _targeted_row(i)
+            for k in range(1, len(units)):  # each living enemy; enemy index = uid - 1
+                if units[k].alive:
+                    j = k - 1
+                    out.append(row[j] if j < len(row) else _targeted(i, j))
+        else:
+            out.append(untargeted[i] if i < len(untargeted) else _untargeted(i))
     out.append(END_ACTION)
     e.legal = out
-    e.legal_key = (e.ticks, s.active, s.rewards is None)
+    e.legal_key = (e.ticks, True, True)  # (ticks, s.active, s.rewards is None): see _cached
     return out.copy()  # the caller's own list: changing it leaves the cache alone
 
 
-_PLAYS: dict[tuple[int, int], Action] = {}
+def _cached(e: Engine) -> bool:
+    """Is ``e.legal`` the legal actions of the battle now? Its key is ``(ticks, s.active,
+    s.rewards is None)`` at the time it was computed (compared field by field: no tuple)."""
+    key = e.legal_key
+    s = e.s
+    return key[0] == e.ticks and key[1] == s.active and key[2] == (s.rewards is None)
 
 
-def _play_action(card: int, target: int) -> Action:
-    """Play actions are immutable values: build each (hand index, target) once."""
-    a = _PLAYS.get((card, target))
-    if a is None:
-        a = _PLAYS[card, target] = Action(PLAY, card=card, target=target)
-    return a
+# Play actions are immutable values: each (hand index, target) is built once, in tables
+# indexed by hand index (and enemy index), grown on demand.
+_UNTARGETED: Final[list[Action]] = []
+_TARGETED: Final[list[list[Action]]] = []
+
+
+def _untargeted(card: int) -> Action:
+    """``play CARD``, from the table (grown up to ``card``)."""
+    while len(_UNTARGETED) <= card:
+        _UNTARGETED.append(Action(PLAY, card=len(_UNTARGETED), target=-1))
+    return _UNTARGETED[card]
+
+
+def _targeted_row(card: int) -> list[Action]:
+    """The ``play CARD @eK`` actions built so far, by K."""
+    while len(_TARGETED) <= card:
+        _TARGETED.append([])
+    return _TARGETED[card]
+
+
+def _targeted(card: int, target: int) -> Action:
+    """``play CARD @eTARGET``, from the table (grown up to ``target``)."""
+    row = _targeted_row(card)
+    while len(row) <= target:
+        row.append(Action(PLAY, card=card, target=len(row)))
+    return row[target]
 
 
 def _why_illegal(g: Game, a: Action) -> str | None:
@@ -222,7 +267,7 @@ def apply(g: Game, a: Action) -> None:
     # one of the legal actions just computed for this very state needs no second validation
     legal = e.legal
     known = False
-    if legal is not None and e.legal_key == (e.ticks, s.active, s.rewards is None):
+    if legal is not None and _cached(e):  # (a C call on the compiled engine)
         for x in legal:
             if x is a:
                 known = True

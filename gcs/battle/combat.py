@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import events as ev
-from ..content.defs import MoveDef, StatusDef
+from ..content.defs import Modifier, MoveDef, StatusDef
 from ..enums import (
     DECAY_MINUS_ONE,
     DECAY_NONE,
@@ -13,6 +13,7 @@ from ..enums import (
     INTENT_STUN,
     PHASE_ENEMY_PHASE,
 )
+from ..events import BlockChanged, BlockGained, DamageDealt
 from ..flow.nodes import Node
 from . import frames as K
 from .cards import push_entries
@@ -24,19 +25,24 @@ if TYPE_CHECKING:
 
 # ---------------------------------------------------------------- folds
 def _fold_unit(e: Engine, u: Unit, stage: str, num: int, den: int) -> tuple[int, int]:
+    """One unit's ``stage`` modifiers on ``num/den``: the adds in status order, then the muls
+    (in status order too)."""
     statuses = e.c.statuses
-    muls: list[tuple[int, int]] = []
+    muls: list[Modifier] | None = None  # (made at the first mul: most folds only add)
     for sid, n in u.statuses.items():
         for m in statuses[sid].modifiers:
             if m.stage != stage:
                 continue
             if m.op == "add":
                 num += (m.amount * n if m.per_stack else m.amount) * den
+            elif muls is None:
+                muls = [m]
             else:
-                muls.append((m.num, m.den))
-    for a, b in muls:
-        num *= a
-        den *= b
+                muls.append(m)
+    if muls is not None:
+        for m in muls:
+            num *= m.num
+            den *= m.den
     return num, den
 
 
@@ -44,9 +50,10 @@ def attack_damage(e: Engine, base: int, src: Unit | None, dst: Unit | None) -> i
     """Attack damage through the attacker's ``deal`` then the defender's ``take`` modifiers."""
     num, den = base, 1
     mods = e.c.modifier_statuses
-    if src is not None and not mods.isdisjoint(src.statuses):
+    # (a unit with no status folds nothing: no set method call for it)
+    if src is not None and src.statuses and not mods.isdisjoint(src.statuses):
         num, den = _fold_unit(e, src, "deal", num, den)
-    if dst is not None and not mods.isdisjoint(dst.statuses):
+    if dst is not None and dst.statuses and not mods.isdisjoint(dst.statuses):
         num, den = _fold_unit(e, dst, "take", num, den)
     v = num // den
     return v if v > 0 else 0
@@ -54,7 +61,7 @@ def attack_damage(e: Engine, base: int, src: Unit | None, dst: Unit | None) -> i
 
 def block_amount(e: Engine, base: int, u: Unit) -> int:
     """Block gained through the unit's ``block`` modifiers (Dexterity, Frail)."""
-    if e.c.modifier_statuses.isdisjoint(u.statuses):
+    if not u.statuses or e.c.modifier_statuses.isdisjoint(u.statuses):
         return base if base > 0 else 0
     num, den = _fold_unit(e, u, "block", base, 1)
     v = num // den
@@ -178,11 +185,13 @@ def deal_damage(e: Engine, src: Unit | None, dst: Unit, amount: int, card_id: st
             dmg = e.s.damage
             dmg[card_id] = dmg.get(card_id, 0) + loss
     if e.hot:
-        e.record((ev.DamageDealt, None if src is None else src.uid, dst.uid, amount, blocked, loss,
+        e.record((DamageDealt, None if src is None else src.uid, dst.uid, amount, blocked, loss,
                   card_id))
-    if loss and dst.uid != 0 and dst.hp > 0:
-        _hp_rules_now(e, dst)
-    if dst.statuses:
+    if loss and dst.uid != 0 and dst.hp > 0 and dst.def_id in e.c.hp_rule_enemies:
+        _hp_rules_now(e, dst)  # (only an enemy with HP rules: no call for the others)
+    statuses = dst.statuses
+    if statuses and not e.c.hit_statuses.isdisjoint(statuses):
+        # a status with an on_attacked or on_damage_taken branch: they run, then on_death
         entries = []
         if attack and src is not None:
             entries += status_entries(e, dst, "on_attacked", src.uid, amount)
@@ -194,7 +203,11 @@ def deal_damage(e: Engine, src: Unit | None, dst: Unit, amount: int, card_id: st
         if entries:
             push_entries(e, entries)
     elif dst.hp <= 0:
-        die(e, dst)
+        # no status reacts to the hit (both ``status_entries`` above would be empty): only
+        # the on_death branches, if any
+        entries = die(e, dst)
+        if entries:
+            push_entries(e, entries)
 
 
 def lose_hp(e: Engine, u: Unit, amount: int) -> None:
@@ -238,7 +251,7 @@ def gain_block(e: Engine, u: Unit, amount: int) -> None:
         return
     u.block += amount
     if e.hot:
-        e.record((ev.BlockGained, u.uid, amount, u.block))
+        e.record((BlockGained, u.uid, amount, u.block))
 
 
 def set_block(e: Engine, u: Unit, value: int) -> None:
@@ -247,7 +260,7 @@ def set_block(e: Engine, u: Unit, value: int) -> None:
         old = u.block
         u.block = value
         if e.hot:
-            e.record((ev.BlockChanged, u.uid, old, value))
+            e.record((BlockChanged, u.uid, old, value))
 
 
 def die(e: Engine, u: Unit) -> list[tuple[Node, Ctx]]:

@@ -110,7 +110,8 @@ def hooks_possible(e: Engine) -> bool:
         return False
     c = e.c
     hooked = c.hooked_statuses
-    if hooked and not hooked.isdisjoint(s.units[0].statuses):
+    statuses = s.units[0].statuses
+    if statuses and hooked and not hooked.isdisjoint(statuses):  # (no method call if none)
         return True
     if c.card_hooks:
         cards = s.cards

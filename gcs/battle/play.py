@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from .. import events as ev
 from ..enums import (
     KW_EXHAUST,
     KW_UNPLAYABLE,
@@ -17,6 +16,7 @@ from ..enums import (
     PileScope,
 )
 from ..errors import NotInBattleError
+from ..events import CardCreated, CardPlayed, EnergySpent
 from ..flow.interp import register_hook, start_entry
 from . import frames as K
 from .cards import (
@@ -110,21 +110,23 @@ def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None
     if card.target is TARGET_RANDOM_ENEMY:
         alive = [u.uid for u in s.units[1:] if u.alive]
         target_uid = alive[s.rng_cards.below(len(alive))] if alive else -1
+    uid = inst.uid
+    cid = inst.card_id
     # 2. leave the hand (or the pile a nested play took it from), spend energy, record the play
     detach(e, inst)
     s.energy -= paid
     if paid > 0 and e.hot:
-        e.record((ev.EnergySpent, paid, s.energy))
-    s.played.append(inst.uid)
+        e.record((EnergySpent, paid, s.energy))
+    s.played.append(uid)
     plays = s.plays
-    plays[inst.card_id] = plays.get(inst.card_id, 0) + 1
+    plays[cid] = plays.get(cid, 0) + 1
     # 3. CardPlayed, then On Play and the status On Play branches (in PLAY frame steps)
     if e.hot:
-        e.record((ev.CardPlayed, inst.uid, inst.card_id, inst.upgraded, paid,
+        e.record((CardPlayed, uid, cid, inst.upgraded, paid,
                   None if target_uid < 0 else target_uid))
-    ctx = Ctx(0, inst.uid, target_uid, "", "on_play")
+    ctx = Ctx(0, uid, target_uid, "", "on_play")
     ctx.x = x
-    s.stack.append(Frame(K.PLAY, None, 0, [inst.uid, target_uid, 1 if nested else 0, dest], ctx))
+    s.stack.append(Frame(K.PLAY, None, 0, [uid, target_uid, 1 if nested else 0, dest], ctx))
 
 
 def nested_play(e: Engine, inst: CardInstance, copy: bool, free: bool, target: int,
@@ -145,7 +147,7 @@ def nested_play(e: Engine, inst: CardInstance, copy: bool, free: bool, target: i
         inst = new_instance(e, src.base, src.upgraded, src.cost_delta, src.origin)
         inst.pile = PILE_LIMBO
         if e.hot:
-            e.record((ev.CardCreated, inst.uid, inst.card_id, None, None))
+            e.record((CardCreated, inst.uid, inst.card_id, None, None))
     if inst.active.target is TARGET_SINGLE_ENEMY:
         units = s.units
         if target < 1 or not units[target].alive:
@@ -163,7 +165,8 @@ def step_play(e: Engine, f: Frame) -> None:
     stack = s.stack
     ctx = f.ctx
     assert ctx is not None
-    uid = f.data[0]
+    data: list[Any] = f.data  # [card uid, target uid, nested 0/1, authored pile or ""]
+    uid = data[0]
     if f.pc == 0:
         # 3. the card's On Play behaviour
         f.pc = 1
@@ -193,7 +196,7 @@ def step_play(e: Engine, f: Frame) -> None:
         #    Discard without the lifecycle. No card type decides it.
         inst = s.cards.get(uid)
         if inst is not None and inst.pile is PILE_LIMBO:
-            dest = f.data[3]
+            dest = data[3]
             if dest:
                 move(e, inst, PileScope(dest))
             elif KW_EXHAUST in inst.active.keywords:
@@ -205,7 +208,7 @@ def step_play(e: Engine, f: Frame) -> None:
     # the play is complete: a top-level play re-reads the battlefield, then a requested turn
     # end; a nested play returns to the effect that played it, which does both later
     stack.pop()
-    if f.data[2]:  # nested
+    if data[2]:  # nested
         return
     if not check_end(e) and s.end_turn:
         s.end_turn = False
@@ -215,17 +218,20 @@ def step_play(e: Engine, f: Frame) -> None:
 def _status_on_play(e: Engine, ctx: Ctx, uid: int) -> bool:
     """Queue the status On Play branches of a play; True if any were queued."""
     s = e.s
-    having = e.c.entry_statuses.get("on_play")
+    having = e.c.play_statuses  # (entry_statuses["on_play"])
     if not having:
         return False
     entries = []
     units = s.units
-    if not having.isdisjoint(units[0].statuses) and uid in s.cards:
+    # (a unit with no status has no branch: no set method call for it, no slice of units)
+    mine = units[0].statuses
+    if mine and not having.isdisjoint(mine) and uid in s.cards:
         entries = [(n, c) for n, c in lifecycle_entries(e, s.cards[uid], "on_play") if c.status]
         for _, c in entries:
             c.target = ctx.target
-    for u in units[1:]:
-        if u.alive and not having.isdisjoint(u.statuses):
+    for k in range(1, len(units)):
+        u = units[k]
+        if u.alive and u.statuses and not having.isdisjoint(u.statuses):
             for n, c in status_entries(e, u, "on_play"):
                 c.src = uid
                 c.objs["card"] = ["c", [uid]]

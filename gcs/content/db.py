@@ -72,6 +72,9 @@ class Content:
         # ids of the statuses that change damage or block (the folds skip the others)
         self.modifier_statuses: frozenset[str] = frozenset(
             st.id for st in self.statuses.values() if st.modifiers)
+        # ids of the enemies whose AI has HP rules (a hit on any other re-plans nothing)
+        self.hp_rule_enemies: frozenset[str] = frozenset(
+            en.id for en in self.enemies.values() if en.ai.hp_rules)
         # (enemy id, move id) -> move, for the enemy phase and intents
         self.moves: Mapping[tuple[str, str], MoveDef] = MappingProxyType(
             {(en.id, m.id): m for en in self.enemies.values() for m in en.moves})
@@ -82,6 +85,10 @@ class Content:
                 by_entry.setdefault(name, set()).add(st.id)
         self.entry_statuses: Mapping[str, frozenset[str]] = MappingProxyType(
             {k: frozenset(v) for k, v in by_entry.items()})
+        # the same sets the play and the hit read, as plain attributes (no mapping lookup)
+        self.play_statuses: frozenset[str] = frozenset(by_entry.get("on_play", ()))
+        self.hit_statuses: frozenset[str] = frozenset(
+            by_entry.get("on_attacked", set()) | by_entry.get("on_damage_taken", set()))
         self._pools: dict[str, tuple[RewardTable, dict[str, tuple[GameCard, ...]]]] = {}
         self._draws: dict[str, tuple[RewardTable, RewardDraw]] = {}
         # Every graph gets a program key; every node a (key, index) reference for saves.

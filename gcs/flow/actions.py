@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .. import events as ev
 from ..battle import cards as C
 from ..battle import combat as U
 from ..battle import frames as K
 from ..battle.intents import spawn_enemy
 from ..battle.state import Ctx, Frame, Unit
 from ..enums import BattlePhase
+from ..events import EnergyGained, GoldGained
 from . import nodes as N
 from .interp import EXEC
 from .values import units_of, val
@@ -22,17 +22,18 @@ if TYPE_CHECKING:
     from ..engine import Engine
 
 
-def _card_id(e: Engine, ctx: Ctx) -> str | None:
-    if ctx.status or ctx.src < 0:
-        return None
-    inst = e.s.cards.get(ctx.src)
-    return None if inst is None else inst.card_id
-
-
 def _ex_damage(e: Engine, node: N.DealDamage, ctx: Ctx) -> None:
     amount = val(e, node.amount, ctx)
-    hits = val(e, node.hits, ctx)
-    rand = node.target.source == "random_enemy"
+    h = node.hits
+    hits = h if type(h) is int else val(e, h, ctx)  # (``val`` of a literal, one call less)
+    source = node.target.source
+    if source == "target" and hits == 1:
+        # one hit on the scope's target (``units_of`` picks it, or none): the branch below
+        # with ``targets`` = [ctx.target] or [], without building the lists
+        if ctx.target >= 0:
+            _hit(e, ctx, amount, ctx.target)
+        return
+    rand = source == "random_enemy"
     targets = [] if rand else [u.uid for u in units_of(e, node.target, ctx)]
     if hits == 1 and len(targets) == 1:
         _hit(e, ctx, amount, targets[0])
@@ -75,8 +76,10 @@ def _hit(e: Engine, ctx: Ctx, amount: int, uid: int) -> None:
     if ctx.status:
         U.deal_damage(e, src, dst, amount, None, attack=False)
     else:
-        U.deal_damage(e, src, dst, U.attack_damage(e, amount, src, dst), _card_id(e, ctx),
-                      attack=True)
+        # an attack: the damage is folded, and counted for the source card (if it is one)
+        inst = e.s.cards.get(ctx.src) if ctx.src >= 0 else None
+        U.deal_damage(e, src, dst, U.attack_damage(e, amount, src, dst),
+                      None if inst is None else inst.card_id, attack=True)
 
 
 def _per_unit(e: Engine, units: list[Unit], act: Callable[[Unit], None]) -> None:
@@ -121,7 +124,7 @@ def _ex_energy(e: Engine, node: N.GainEnergy, ctx: Ctx) -> None:
     s = e.s
     s.energy = max(0, s.energy + n)
     if e.hot:
-        e.record((ev.EnergyGained, n, s.energy))
+        e.record((EnergyGained, n, s.energy))
 
 
 def _ex_apply(e: Engine, node: N.ApplyStatus, ctx: Ctx) -> None:
@@ -180,7 +183,7 @@ def _ex_gold(e: Engine, node: N.GainGold, ctx: Ctx) -> None:
     s = e.s
     s.gold = max(0, s.gold + n)
     if e.hot:
-        e.record((ev.GoldGained, n, s.gold))
+        e.record((GoldGained, n, s.gold))
 
 
 EXEC.update({

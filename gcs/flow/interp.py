@@ -15,9 +15,8 @@ the tree walk carries on from them. Both ways count the same engine steps.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
-from .. import events as ev
 from ..battle import cards as C
 from ..battle import frames as K
 from ..battle.hooks import def_matches
@@ -25,6 +24,7 @@ from ..battle.intents import resolve_intents
 from ..battle.state import CHOICE, GATE, WAIT, ActiveHook, Ctx, Delayed, Frame
 from ..enums import BattlePhase, CardType, Pile, PileScope
 from ..errors import FlowError, StepLimitError
+from ..events import AnimationGateOpened, CardModified, ChoiceMade, ChoiceOpened, WaitStarted
 from . import nodes as N
 from . import program as P
 from .values import cards_of, in_battle, select, test, units_of, val
@@ -33,8 +33,8 @@ if TYPE_CHECKING:
     from ..engine import Engine
 
 Exec = Callable[["Engine", Any, Ctx], None]
-EXEC: dict[type, Exec] = {}
-STEP: dict[type, Callable[[Engine, Frame], None]] = {}
+EXEC: Final[dict[type, Exec]] = {}  # (Final: a C global in the compiled engine)
+STEP: Final[dict[type, Callable[[Engine, Frame], None]]] = {}
 
 
 def exec_node(e: Engine, node: N.Node, ctx: Ctx) -> None:
@@ -42,7 +42,10 @@ def exec_node(e: Engine, node: N.Node, ctx: Ctx) -> None:
     EXEC[type(node)](e, node, ctx)
 
 
-_NEEDS_ENTRY = P.NEEDS_ENTRY  # roots that need an ENTRY frame (composites, WaitUntil)
+# roots that need an ENTRY frame (composites, WaitUntil), as a set of exact types: node classes
+# have no subclasses (``EXEC`` dispatches on the exact type too), so ``type(node) in`` it is
+# ``isinstance(node, P.NEEDS_ENTRY)`` without a subclass walk per class
+_NEEDS_ENTRY: Final = frozenset(P.NEEDS_ENTRY)
 
 
 def start_entry(e: Engine, node: N.Node, ctx: Ctx, inline: bool = False) -> None:
@@ -54,7 +57,7 @@ def start_entry(e: Engine, node: N.Node, ctx: Ctx, inline: bool = False) -> None
     would go straight on from where it called this (nothing re-read on resuming), since a
     program that completes returns to the caller without a trip through the engine loop.
     """
-    if isinstance(node, _NEEDS_ENTRY):
+    if type(node) in _NEEDS_ENTRY:
         if inline:
             prog = e.c.programs.get(id(node))
             if prog is not None and prog.ops:
@@ -293,7 +296,7 @@ def _ex_choice(e: Engine, node: N.Choice, ctx: Ctx) -> None:
     if not ids or not e.presenter:
         ctx.objs[node.var] = [kind, []]
         if e.hot:
-            e.record((ev.ChoiceMade, (), True))
+            e.record((ChoiceMade, (), True))
         if node.skipped is not None:
             exec_node(e, node.skipped, ctx)
         return
@@ -306,7 +309,7 @@ def _ex_choice(e: Engine, node: N.Choice, ctx: Ctx) -> None:
     s.choice_prompt = node.prompt
     s.stack.append(Frame(K.CHOICE, node, 0, None, ctx))
     if e.hot:
-        e.record((ev.ChoiceOpened, node.prompt, tuple(ids), s.choice_min, s.choice_max))
+        e.record((ChoiceOpened, node.prompt, tuple(ids), s.choice_min, s.choice_max))
 
 
 def _ex_wait(e: Engine, node: N.Wait, ctx: Ctx) -> None:
@@ -315,14 +318,14 @@ def _ex_wait(e: Engine, node: N.Wait, ctx: Ctx) -> None:
     e.s.pause = WAIT
     e.s.wait_left = float(node.seconds)
     if e.hot:
-        e.record((ev.WaitStarted, float(node.seconds)))
+        e.record((WaitStarted, float(node.seconds)))
 
 
 def _ex_gate(e: Engine, node: N.AnimationGate, ctx: Ctx) -> None:
     e.s.pause = GATE
     e.s.gate = node.name
     if e.hot:
-        e.record((ev.AnimationGateOpened, node.name))
+        e.record((AnimationGateOpened, node.name))
 
 
 def due_of(e: Engine, when: str, turns: int) -> int:
@@ -413,7 +416,7 @@ def _card_op(e: Engine, node: N.Node, ctx: Ctx, uid: int) -> None:
         if not inst.upgraded and inst.base.upgrade is not None:
             inst.set_card(inst.base, True)
             if e.hot:
-                e.record((ev.CardModified, inst.uid, inst.card_id, "upgrade", True))
+                e.record((CardModified, inst.uid, inst.card_id, "upgrade", True))
     elif isinstance(node, N.TransformCard):
         _transform(e, node, inst)
     elif isinstance(node, N.ModifyCost):
@@ -465,7 +468,7 @@ def _transform(e: Engine, node: N.TransformCard, inst: Any) -> None:
     inst.cost_delta = inst.battle_delta = inst.turn_delta = 0
     inst.battle_set = inst.turn_set = None
     if e.hot:
-        e.record((ev.CardModified, inst.uid, inst.card_id, "transform", False))
+        e.record((CardModified, inst.uid, inst.card_id, "transform", False))
 
 
 def _modify_cost(e: Engine, node: N.ModifyCost, ctx: Ctx, inst: Any) -> None:
@@ -491,7 +494,7 @@ def _modify_cost(e: Engine, node: N.ModifyCost, ctx: Ctx, inst: Any) -> None:
 
         change_master_cost(e, inst.origin, delta)
     if e.hot:
-        e.record((ev.CardModified, inst.uid, inst.card_id, "cost", inst.upgraded))
+        e.record((CardModified, inst.uid, inst.card_id, "cost", inst.upgraded))
 
 
 def _ex_draw(e: Engine, node: N.DrawCards, ctx: Ctx) -> None:

@@ -23,14 +23,14 @@ a Branch becomes a test and a jump; a Sequence becomes its steps between two tic
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from . import nodes as N
 
-TICK = 0
-ACT = 1
-BRANCH = 2
-JUMP = 3
+TICK: Final = 0
+ACT: Final = 1
+BRANCH: Final = 2
+JUMP: Final = 3
 
 Op = tuple[int, Any, Any, Any]
 

@@ -77,15 +77,16 @@ def var(e: Engine, name: str, ctx: Ctx) -> int:
     """A value slot of the scope; else a status's live stacks; else the source card's numbers."""
     vals = ctx.vals
     if name in vals:
-        return int(vals[name])
+        got = vals[name]
+        return got if type(got) is int else int(got)  # (no call of int for an int)
     if ctx.status and name == "stacks":
         return e.s.units[ctx.owner].statuses.get(ctx.status, 0)
     if ctx.src >= 0:
         inst = e.s.cards.get(ctx.src)
         if inst is not None:
-            n = inst.active.numbers.get(name)
-            if n is not None:
-                return n
+            numbers = inst.active.numbers
+            if name in numbers:  # (a read-only mapping: ``in`` and ``[]``, no method calls)
+                return numbers[name]
     raise FlowError(f"value slot {name!r} is not set in this scope ({ctx.entry or 'entry'})")
 
 

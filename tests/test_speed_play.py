@@ -1,0 +1,193 @@
+"""A play's shortcuts play the same game as the long way round.
+
+* Legal actions (a tight loop with the plain playability check inlined) are exactly the
+  candidate actions that the refusals (``_why_illegal``, the same checks as ``apply``) allow.
+* The status shortcuts of a play: a hit that no status of its target reacts to skips the
+  status entry scans, a fold skips a unit with no status, the On Play scan skips units with
+  no status. A twin whose content lists every status as reacting, modifying and answering On
+  Play (so every scan runs in full) plays the same game: same state and log after each decision.
+* A one-hit Deal Damage on the scope's target builds no target list: a twin that runs the
+  general Deal Damage (targets through ``units_of``, then one hit or the DAMAGE frame) plays
+  the same game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import Iterator
+
+from test_speed_turns import _content, _decks, _state
+
+import gcs
+from gcs import agent
+from gcs.agent import Action
+from gcs.battle import frames as K
+from gcs.battle.state import Ctx, Frame
+from gcs.content.db import Content
+from gcs.content.loader import BUILTIN, load_content
+from gcs.enums import TargetMode
+from gcs.errors import GameError
+from gcs.flow import actions, interp
+from gcs.flow import nodes as N
+from gcs.flow.values import units_of, val
+from gcs.sim.policies import RandomPolicy
+
+
+def _candidates(g: gcs.Game) -> list[Action]:
+    """Every play and End the refusals allow now, in legal-action order (brute force)."""
+    s = g._e.s
+    enemies = len(s.units) - 1
+    out = []
+    for i, uid in enumerate(s.hand):
+        single = s.cards[uid].active.target is TargetMode.SINGLE_ENEMY
+        for t in (range(enemies) if single else (-1,)):
+            a = Action.play(i, t)
+            if agent._why_illegal(g, a) is None:
+                out.append(a)
+    if agent._why_illegal(g, Action.end()) is None:
+        out.append(Action.end())
+    return out
+
+
+def _games() -> Iterator[tuple[gcs.Game, str, int]]:
+    """Games on the hook/cost/lifecycle minipack and on the bundled pack, random decks."""
+    content = _content()
+    rng = random.Random(7)
+    for i, deck in enumerate(_decks(rng, content)):
+        g = gcs.Game(content, seed=i)
+        g.set_master_deck([*deck, "cheapen", "slash", "fix_cost", "more_draw"])
+        yield g, ("jaw_worm", "two_dummies")[i % 2], i
+    bundled = gcs.builtin_content()
+    cards = sorted(bundled.cards)
+    for i in range(16):
+        g = gcs.Game(bundled, seed=i)
+        g.set_master_deck([rng.choice(cards) for _ in range(rng.randint(5, 15))])
+        yield g, sorted(bundled.encounters)[i % len(bundled.encounters)], i
+
+
+def test_legal_actions_are_every_candidate_the_refusals_allow() -> None:
+    seen = 0
+    for g, encounter, seed in _games():
+        g.start_battle(encounter)
+        pol = RandomPolicy(seed)
+        for _ in range(80):
+            legal = g.legal_actions()
+            if not legal:
+                break
+            if g.phase is gcs.BattlePhase.PLAYER_PHASE and not g.is_waiting:
+                assert legal == _candidates(g)
+                assert legal == g.clone().legal_actions()  # computed afresh (no cache)
+                seen += len(legal)
+            try:
+                g.apply(pol(g, legal))
+            except GameError:
+                break
+    assert seen > 1000
+
+
+def _all_statuses_react(content: Content) -> Content:
+    """``content`` with every status listed as modifying, reacting to hits and to plays."""
+    every = frozenset(content.statuses)
+    content.modifier_statuses = every
+    content.hit_statuses = every
+    content.play_statuses = every
+    return content
+
+
+def _general_damage(e: gcs.engine.Engine, node: N.DealDamage, ctx: Ctx) -> None:
+    """Deal Damage without the one-hit target shortcut (the code it stands for)."""
+    amount = val(e, node.amount, ctx)
+    hits = val(e, node.hits, ctx)
+    rand = node.target.source == "random_enemy"
+    targets = [] if rand else [u.uid for u in units_of(e, node.target, ctx)]
+    if hits == 1 and len(targets) == 1:
+        actions._hit(e, ctx, amount, targets[0])
+    elif hits > 0 and (targets or rand):
+        e.s.stack.append(Frame(K.DAMAGE, node, 0, [amount, targets, hits, 1 if rand else 0, 0],
+                               ctx))
+
+
+@contextlib.contextmanager
+def _general_damage_on() -> Iterator[None]:
+    fast = interp.EXEC[N.DealDamage]
+    interp.EXEC[N.DealDamage] = _general_damage
+    try:
+        yield
+    finally:
+        interp.EXEC[N.DealDamage] = fast
+
+
+def _outcome(g: gcs.Game, a: str, general: bool) -> str:
+    try:
+        with _general_damage_on() if general else contextlib.nullcontext():
+            g.apply(a)
+    except GameError as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return "ok"
+
+
+def _play_twins(fast: gcs.Game, slow: gcs.Game, encounter: str, seed: int,
+                general: bool) -> int:
+    fast.start_battle(encounter)
+    slow.start_battle(encounter)
+    pol = RandomPolicy(seed)
+    n = 0
+    for _ in range(120):
+        legal = fast.legal_actions()
+        assert [str(a) for a in legal] == [str(a) for a in slow.legal_actions()]
+        if not legal:
+            break
+        a = str(pol(fast, legal))
+        out = _outcome(fast, a, False)
+        assert out == _outcome(slow, a, general), a
+        assert _state(fast) == _state(slow), (n, a)
+        n += 1
+        if out != "ok":
+            break
+    assert fast.event_log == slow.event_log
+    return n
+
+
+def test_play_status_shortcuts_play_as_the_full_scans() -> None:
+    bundled = gcs.builtin_content()
+    slow_pack = _all_statuses_react(load_content(BUILTIN))
+    assert slow_pack.hit_statuses != bundled.hit_statuses  # the twin does scan more
+    rng = random.Random(13)
+    cards = sorted(bundled.cards)
+    decisions = 0
+    for i in range(30):
+        deck = [rng.choice(cards) for _ in range(rng.randint(5, 15))]
+        encounter = sorted(bundled.encounters)[i % len(bundled.encounters)]
+        fast, slow = gcs.Game(bundled, seed=i), gcs.Game(slow_pack, seed=i)
+        for g in (fast, slow):
+            g.set_master_deck(deck)
+        decisions += _play_twins(fast, slow, encounter, i, general=False)
+    assert decisions > 400
+
+
+def test_one_hit_deal_damage_on_the_target_plays_as_the_general_deal_damage() -> None:
+    bundled = gcs.builtin_content()
+    rng = random.Random(17)
+    cards = sorted(bundled.cards)
+    decisions = 0
+    for i in range(24):
+        deck = [rng.choice(cards) for _ in range(rng.randint(5, 15))] + ["strike"] * 3
+        encounter = sorted(bundled.encounters)[i % len(bundled.encounters)]
+        fast, slow = gcs.Game(bundled, seed=i), gcs.Game(bundled, seed=i)
+        for g in (fast, slow):
+            g.set_master_deck(deck)
+        decisions += _play_twins(fast, slow, encounter, i, general=True)
+    assert decisions > 300
+
+
+def test_content_keeps_the_status_and_enemy_sets_the_play_reads() -> None:
+    for content in (gcs.builtin_content(), _content({"reactor": 1})):
+        replanning = {en.id for en in content.enemies.values() if en.ai.hp_rules}
+        assert content.hp_rule_enemies == replanning
+        by_entry = content.entry_statuses
+        assert content.play_statuses == by_entry.get("on_play", frozenset())
+        assert content.hit_statuses == (by_entry.get("on_attacked", frozenset())
+                                        | by_entry.get("on_damage_taken", frozenset()))
+    assert gcs.builtin_content().hit_statuses  # the bundled pack has reactions (Curl Up, ...)
+    assert gcs.builtin_content().hp_rule_enemies  # and slimes that split at half HP
