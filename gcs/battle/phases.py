@@ -37,7 +37,8 @@ from ..enums import (
     SCOPE_HAND,
     BattlePhase,
 )
-from ..flow.interp import fire_delayed, start_entry
+from ..flow.interp import count_steps, fire_delayed, start_entry
+from ..flow.program import NEEDS_ENTRY
 from ..flow.nodes import RegisterCardHook
 from . import frames as K
 from .cards import draw_turn_at_once, move, push_draw, push_entries
@@ -400,6 +401,10 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
     its planned intent into the next round (it was dead when reached, or a control status made
     it skip its turn); only the others are re-planned at step 6. ``f.data[1]`` lists the
     ``[unit, status]`` round-end statuses an enemy applied in this phase ("just applied").
+
+    With no subscriber (nobody looks at the battle in between) an enemy's turn runs inside
+    this frame's call (see ``_enemy_turn``), each of its engine steps counted as the loop
+    counts them; it gets an ENEMY_TURN frame of its own only when a step queues work.
     """
     s = e.s
     if f.data is None:
@@ -415,8 +420,19 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
         pc = f.pc = pc + 1
         uid = ids[pc - 1]
         if s.units[uid].alive:
-            s.stack.append(Frame(K.ENEMY_TURN, None, 0, uid, None))
-            return
+            turn = Frame(K.ENEMY_TURN, None, 0, uid, None)
+            if e.subs:
+                s.stack.append(turn)
+                return
+            # inline: this call's step (the loop would go on to the turn's frame now) ...
+            count_steps(e, 1)
+            if not _enemy_turn(e, turn, f, True):
+                return  # its frame is under the work it queued (or the battle is decided)
+            # ... the turn's last step, then this frame's resume, which re-reads the end
+            count_steps(e, 1)
+            if check_end(e):
+                return
+            continue
         ids[pc - 1] = -1 - uid
     if pc == n:
         # 5. delayed triggers for the end of EnemyPhase
@@ -433,7 +449,7 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
     units = s.units
     fresh = f.data[1]
     for u in units:
-        if u.alive:
+        if u.alive and u.statuses:
             decay_statuses(e, u, "round_end", fresh)
     s.stack.pop()
     for uid in ids:
@@ -444,29 +460,48 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
 
 
 def step_enemy_turn(e: Engine, f: Frame) -> None:
-    """One enemy's turn, EnemyPhase steps 1-4; the battle end is re-read after queued work."""
-    s = e.s
+    """One enemy's turn as a frame, EnemyPhase steps 1-4 (see ``_enemy_turn``); the battle
+    end is re-read after queued work."""
     if f.pc and check_end(e):
         return
+    stack = e.s.stack
+    if _enemy_turn(e, f, stack[-2], False):
+        stack.pop()
+
+
+def _enemy_turn(e: Engine, f: Frame, phase: Frame, inline: bool) -> bool:
+    """EnemyPhase steps 1-4 for the enemy ``f.data``, from step ``f.pc`` on: True when its
+    turn is over, False when a step queued work (or paused, or the battle was decided).
+    ``phase`` is the EnemyPhase frame.
+
+    As a frame (``inline`` False), ``f`` is on top of the stack, and after queued work the
+    loop comes back to it. Inline, ``f`` is not on the stack and this runs inside the
+    EnemyPhase frame's call; it plays as the frame does: a step that queues work puts ``f``
+    under that work (where the loop has it) and returns, and where the frame would return
+    to the loop with nothing queued (the ENTRY frame of a program intent) the steps are
+    counted and the battle end re-read here, as the frame's resume does.
+    """
+    s = e.s
     stack = s.stack
+    depth = len(stack)
     u = s.units[f.data]
     if not u.alive:
         # died during its own turn: a revive later in this phase gives the intent it keeps
-        stack.pop()
-        _keep_intent(stack[-1], u.uid)
-        return
+        _keep_intent(phase, u.uid)
+        return True
     if f.pc == 0:
         f.pc = 1
         # 1. the enemy's armor and its turn-start statuses
         _armor(e, u)
-        run_status_entries(e, u, "on_turn_start")
-        if stack[-1] is not f or s.pause:
-            return
+        if u.statuses:
+            run_status_entries(e, u, "on_turn_start")
+            if len(stack) != depth or s.pause:
+                return _suspend(e, f, depth, inline)
     if f.pc == 1:
         f.pc = 2
         # 2. control statuses: a skipped turn keeps the planned intent for the next round
         if skips_turn(e, u):
-            _keep_intent(stack[-2], u.uid)
+            _keep_intent(phase, u.uid)
         else:
             # 3. the planned Intent Behavior
             m = e.c.moves[u.def_id, u.move] if u.move else None
@@ -478,24 +513,41 @@ def step_enemy_turn(e: Engine, f: Frame) -> None:
                 ctx.vals["hits"] = m.hits
                 if m.block is not None:
                     ctx.vals["block"] = m.block
-                start_entry(e, m.behaviour, ctx)
-                if stack[-1] is not f or s.pause:
-                    return
+                node = m.behaviour
+                start_entry(e, node, ctx, inline)
+                if len(stack) != depth or s.pause:
+                    return _suspend(e, f, depth, inline)
+                if inline and isinstance(node, NEEDS_ENTRY):
+                    # the program ran here, its steps and its ENTRY frame's counted (see
+                    # ``start_entry``): this is the frame's resume, which re-reads the end
+                    if check_end(e):
+                        return False
+                    if not u.alive:
+                        _keep_intent(phase, u.uid)
+                        return True
     if f.pc == 2:
         f.pc = 3
         # 4. turn-end statuses, then decay
-        run_status_entries(e, u, "on_turn_end")
-        if stack[-1] is not f or s.pause:
-            return
+        if u.statuses:
+            run_status_entries(e, u, "on_turn_end")
+            if len(stack) != depth or s.pause:
+                return _suspend(e, f, depth, inline)
     if not u.alive:
-        stack.pop()
-        _keep_intent(stack[-1], u.uid)
-        return
-    decay_statuses(e, u)
+        _keep_intent(phase, u.uid)
+        return True
+    if u.statuses:
+        decay_statuses(e, u)
     # ... and the Card Hooks that count enemy turns: one more has ended
     if s.hooks:
         _count_enemy_turn(e)
-    stack.pop()
+    return True
+
+
+def _suspend(e: Engine, f: Frame, depth: int, inline: bool) -> bool:
+    """An enemy turn's step queued work: inline, its frame goes under that work."""
+    if inline:
+        e.s.stack.insert(depth, f)
+    return False
 
 
 def _enemy_scoped(h: ActiveHook) -> bool:
