@@ -103,7 +103,8 @@ def resolve_intents(e: Engine) -> None:
     moves = e.c.moves
     player = units[0]
     stunned = INTENT_STUN
-    for u in units[1:]:
+    for i in range(1, len(units)):  # (an index loop: no copy of the list per status change)
+        u = units[i]
         it = u.intent
         if it is None or not u.alive:
             continue

@@ -38,8 +38,8 @@ from ..enums import (
     BattlePhase,
 )
 from ..flow.interp import count_steps, fire_delayed, start_entry
-from ..flow.program import NEEDS_ENTRY
 from ..flow.nodes import RegisterCardHook
+from ..flow.program import NEEDS_ENTRY
 from . import frames as K
 from .cards import draw_turn_at_once, move, push_draw, push_entries
 from .combat import decay_statuses, move_damage, run_status_entries, set_block, skips_turn, status_entries
@@ -66,8 +66,8 @@ def check_end(e: Engine) -> bool:
     """Re-read the battlefield; if the battle is decided, commit BattleWon or BattleLost."""
     units = e.s.units
     if units[0].alive:
-        for u in units[1:]:
-            if u.alive:
+        for i in range(1, len(units)):  # (an index loop: no copy of the list per call)
+            if units[i].alive:
                 return False
     s = e.s
     won = units[0].alive
@@ -168,7 +168,7 @@ def step_turn_start(e: Engine, f: Frame) -> None:
         # 5. clear the played-this-turn record
         s.played.clear()
         # 6. turn-start behaviours of player statuses, then of cards in hand
-        entries = status_entries(e, player, "on_turn_start")
+        entries = status_entries(e, player, "on_turn_start") if player.statuses else []
         cards = s.cards
         for uid in s.hand:
             node = cards[uid].active.on_turn_start
@@ -184,9 +184,10 @@ def step_turn_start(e: Engine, f: Frame) -> None:
             s.drawn.clear()
             if e.hot:
                 e.record((ev.DrawPhase, s.turn))
-            run_status_entries(e, player, "on_draw_phase")
-            if stack[-1] is not f or s.pause:
-                return
+            if player.statuses:
+                run_status_entries(e, player, "on_draw_phase")
+                if stack[-1] is not f or s.pause:
+                    return
     if f.pc == 3:
         f.pc = 4
         # ... then draw DrawPerTurn cards
@@ -231,9 +232,10 @@ def step_turn_end(e: Engine, f: Frame) -> None:
         # 1. DiscardPhase and its status behaviours
         if e.hot:
             e.record((ev.DiscardPhase, s.turn))
-        run_status_entries(e, player, "on_discard_phase")
-        if stack[-1] is not f or s.pause:
-            return
+        if player.statuses:
+            run_status_entries(e, player, "on_discard_phase")
+            if stack[-1] is not f or s.pause:
+                return
     if f.pc == 1:
         f.pc = 2
         # 2a. card On Turn End behaviours of cards in hand (their authored moves are kept)
@@ -268,13 +270,15 @@ def step_turn_end(e: Engine, f: Frame) -> None:
     if f.pc == 3:
         f.pc = 4
         # 3. turn-end behaviours of player statuses
-        run_status_entries(e, player, "on_turn_end")
-        if stack[-1] is not f or s.pause:
-            return
+        if player.statuses:
+            run_status_entries(e, player, "on_turn_end")
+            if stack[-1] is not f or s.pause:
+                return
     if f.pc == 4:
         f.pc = 5
         # 4. status decay, temporary cost rules, delayed triggers for PlayerTurnEnd
-        decay_statuses(e, player)
+        if player.statuses:
+            decay_statuses(e, player)
         # (uid order: instances are created in that order)
         for inst in [c for c in s.cards.values() if c.turn_delta or c.turn_set is not None]:
             inst.turn_delta = 0
@@ -315,8 +319,8 @@ def hand_end(e: Engine, ids: list[int], i: int) -> int:
     cards = s.cards
     persist = s.hand_rule is HAND_RULE_PERSIST
     # a discard with no branch to run (no On Discard here) is done inline: same effect as move
-    having = e.c.entry_statuses.get("on_discard")
-    quiet = not having or having.isdisjoint(s.units[0].statuses)
+    player = s.units[0]
+    quiet = not player.statuses or _no_entry(e, "on_discard", player)
     discard = s.discard
     hot = e.hot
     n = len(ids)
@@ -369,6 +373,12 @@ def _plain(e: Engine, ids: list[int]) -> bool:
 
 
 _ETHEREAL_RETAIN: Final = frozenset((KW_ETHEREAL, KW_RETAIN))
+
+
+def _no_entry(e: Engine, entry: str, u: Unit) -> bool:
+    """No status of ``u`` has an ``entry`` branch."""
+    having = e.c.entry_statuses.get(entry)
+    return not having or having.isdisjoint(u.statuses)
 
 
 # ---------------------------------------------------------------- EnemyPhase
@@ -425,11 +435,15 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
                 s.stack.append(turn)
                 return
             # inline: this call's step (the loop would go on to the turn's frame now) ...
-            count_steps(e, 1)
+            s.steps += 1
+            if s.steps > e.rules.step_limit:
+                count_steps(e, 0)  # the loop's stop, with its message
             if not _enemy_turn(e, turn, f, True):
                 return  # its frame is under the work it queued (or the battle is decided)
             # ... the turn's last step, then this frame's resume, which re-reads the end
-            count_steps(e, 1)
+            s.steps += 1
+            if s.steps > e.rules.step_limit:
+                count_steps(e, 0)
             if check_end(e):
                 return
             continue
