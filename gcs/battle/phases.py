@@ -435,14 +435,15 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
                 s.stack.append(turn)
                 return
             # inline: this call's step (the loop would go on to the turn's frame now) ...
+            limit = e.rules.step_limit
             s.steps += 1
-            if s.steps > e.rules.step_limit:
+            if s.steps > limit:
                 count_steps(e, 0)  # the loop's stop, with its message
             if not _enemy_turn(e, turn, f, True):
                 return  # its frame is under the work it queued (or the battle is decided)
             # ... the turn's last step, then this frame's resume, which re-reads the end
             s.steps += 1
-            if s.steps > e.rules.step_limit:
+            if s.steps > limit:
                 count_steps(e, 0)
             if check_end(e):
                 return
