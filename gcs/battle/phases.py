@@ -79,6 +79,9 @@ def check_end(e: Engine) -> bool:
 
 
 def _armor(e: Engine, u: Unit) -> None:
+    """The unit's block by ``BattleRules.armor_decay``, unless a status keeps it."""
+    if not u.block:
+        return  # no block: every rule leaves it at 0 (and publishes nothing)
     if u.statuses:
         statuses = e.c.statuses
         for sid in u.statuses:

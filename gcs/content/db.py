@@ -60,15 +60,17 @@ class Content:
         # ids of the statuses that change damage or block (the folds skip the others)
         self.modifier_statuses: frozenset[str] = frozenset(
             st.id for st in self.statuses.values() if st.modifiers)
-        # (enemy id, move id) -> move, for the enemy phase and intents
-        self.moves: Mapping[tuple[str, str], MoveDef] = MappingProxyType(
+        # (enemy id, move id) -> move, for the enemy phase and intents. This map and
+        # ``entry_statuses`` are the engine's own lookup tables, read on every turn: plain dicts
+        # (a compiled read is one dict lookup, not two through a proxy), built here, never changed.
+        self.moves: dict[tuple[str, str], MoveDef] = (
             {(en.id, m.id): m for en in self.enemies.values() for m in en.moves})
         # entry name -> ids of the statuses that have a branch for it
         by_entry: dict[str, set[str]] = {}
         for st in self.statuses.values():
             for name in st.entries:
                 by_entry.setdefault(name, set()).add(st.id)
-        self.entry_statuses: Mapping[str, frozenset[str]] = MappingProxyType(
+        self.entry_statuses: dict[str, frozenset[str]] = (
             {k: frozenset(v) for k, v in by_entry.items()})
         self._pools: dict[str, tuple[RewardTable, dict[str, tuple[GameCard, ...]]]] = {}
         # Every graph gets a program key; every node a (key, index) reference for saves.
