@@ -72,14 +72,8 @@ def move_damage(u: Unit, m: MoveDef) -> int | None:
 
 def skips_turn(e: Engine, u: Unit) -> bool:
     """Does a control status (``skip_turn``) make this unit skip its next turn?"""
-    if not u.statuses:
-        return False
-    statuses = e.c.statuses
-    # a loop, not any(generator): this runs for every enemy turn and intent
-    for sid in u.statuses:  # noqa: SIM110
-        if statuses[sid].skip_turn:
-            return True
-    return False
+    # (this runs for every enemy turn and intent: one set test on the content's control ids)
+    return bool(u.statuses) and not e.c.skip_statuses.isdisjoint(u.statuses)
 
 
 def display(e: Engine, u: Unit, m: MoveDef) -> Intent:

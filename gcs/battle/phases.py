@@ -82,11 +82,8 @@ def _armor(e: Engine, u: Unit) -> None:
     """The unit's block by ``BattleRules.armor_decay``, unless a status keeps it."""
     if not u.block:
         return  # no block: every rule leaves it at 0 (and publishes nothing)
-    if u.statuses:
-        statuses = e.c.statuses
-        for sid in u.statuses:
-            if statuses[sid].keeps_block:
-                return
+    if u.statuses and not e.c.block_keeping_statuses.isdisjoint(u.statuses):
+        return
     rule = e.rules.armor_decay
     if rule is ARMOR_RESET:
         set_block(e, u, 0)

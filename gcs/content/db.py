@@ -60,6 +60,11 @@ class Content:
         # ids of the statuses that change damage or block (the folds skip the others)
         self.modifier_statuses: frozenset[str] = frozenset(
             st.id for st in self.statuses.values() if st.modifiers)
+        # ids of the control statuses (skip the holder's turn) and of those that keep its block
+        self.skip_statuses: frozenset[str] = frozenset(
+            st.id for st in self.statuses.values() if st.skip_turn)
+        self.block_keeping_statuses: frozenset[str] = frozenset(
+            st.id for st in self.statuses.values() if st.keeps_block)
         # (enemy id, move id) -> move, for the enemy phase and intents. This map and
         # ``entry_statuses`` are the engine's own lookup tables, read on every turn: plain dicts
         # (a compiled read is one dict lookup, not two through a proxy), built here, never changed.
