@@ -347,6 +347,9 @@ def decay_statuses(e: Engine, u: Unit, moment: str = "turn_end",
     """
     if not u.statuses:
         return
+    having = e.c.decaying_statuses.get(moment)
+    if not having or having.isdisjoint(u.statuses):
+        return  # none of its statuses decays at this moment
     statuses = e.c.statuses
     for sid in list(u.statuses):
         sd = statuses[sid]

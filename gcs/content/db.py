@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
+from ..enums import DECAY_NONE
 from ..errors import UnknownCardError, UnknownIdError
 from ..flow.nodes import Node, walk
 from ..flow.program import Program, compile_all
@@ -65,6 +66,13 @@ class Content:
             st.id for st in self.statuses.values() if st.skip_turn)
         self.block_keeping_statuses: frozenset[str] = frozenset(
             st.id for st in self.statuses.values() if st.keeps_block)
+        # decay moment -> ids of the statuses that decay then (decay not NONE)
+        by_moment: dict[str, set[str]] = {}
+        for st in self.statuses.values():
+            if st.decay is not DECAY_NONE:
+                by_moment.setdefault(st.decay_at, set()).add(st.id)
+        self.decaying_statuses: dict[str, frozenset[str]] = {
+            k: frozenset(v) for k, v in by_moment.items()}
         # (enemy id, move id) -> move, for the enemy phase and intents. This map and
         # ``entry_statuses`` are the engine's own lookup tables, read on every turn: plain dicts
         # (a compiled read is one dict lookup, not two through a proxy), built here, never changed.
