@@ -7,7 +7,10 @@ Choice, Wait or Gate anywhere holds the queued phase steps too.
 When nobody can look in between (``inline_ok``), EndPlayerTurn step 2b runs the turn-end hand
 and PlayerTurnStart step 7 the turn's draw inside their own step, counting the engine steps of
 the frames they would have queued; a lifecycle branch queued on the way gets that frame put
-under it, where the loop would have it (tests/test_speed_turns.py plays both ways).
+under it, where the loop would have it. In the same way, with no subscriber, each enemy's
+turn (EnemyPhase steps 1-4) runs inside the EnemyPhase frame's call and gets an ENEMY_TURN
+frame only when one of its steps queues work (``_enemy_turn``). tests/test_speed_turns.py
+plays both ways and compares the states, the step counts included, after every decision.
 """
 
 from __future__ import annotations
