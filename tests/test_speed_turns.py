@@ -1,8 +1,9 @@
 """The turn cycle's shortcuts play the same game as the frame-by-frame step tables.
 
 Without a subscriber the engine takes its shortcuts: the turn-end hand and the turn's draw run
-inside their phase step (their engine steps counted as the loop counts them), draws into the
-hand's room go in one batch, a plain hand is discarded at once. A subscriber (nobody may look
+inside their phase step, each enemy's turn inside the EnemyPhase frame's call (their engine
+steps counted as the loop counts them), draws into the hand's room go in one batch, a plain
+hand is discarded at once. A subscriber (nobody may look
 at the battle half-way through a shortcut) makes every step run frame by frame, so a game with
 a no-op subscriber is the slow twin of the same game without one: after every decision both
 must have the same state (the step count included) and the same event log. Legal actions'
@@ -27,8 +28,8 @@ from gcs.battle import frames as K
 from gcs.battle.hooks import hooks_possible
 from gcs.battle.play import card_gate, playable_in_hand
 from gcs.content.db import Content
-from gcs.content.defs import EncounterDef, StatusDef
-from gcs.enums import HandDiscardRule, Keyword
+from gcs.content.defs import AiDef, EncounterDef, EnemyDef, MoveDef, StatusDef
+from gcs.enums import Decay, HandDiscardRule, IntentKind, Keyword
 from gcs.errors import GameError
 from gcs.flow import nodes as N
 from gcs.flow.exprs import CardSel, UnitSel
@@ -61,13 +62,37 @@ LIFECYCLE = (
     card("enemy_later", 1, on_play=seq(N.WaitUntil("enemy_phase_end"), N.DrawCards(1))),
 )
 REACTOR = StatusDef("reactor", "Reactor", entries={"on_drawn": mark(7), "on_discard": mark(8)})
+# Enemies whose turns queue work, so that the inline enemy turn gives way to its frame: turn
+# start and end status branches, an intent that waits for the end of the EnemyPhase, one that
+# hits several times, one that makes the player draw, and a control status that skips turns.
+ENEMIES = (
+    EnemyDef("watched", "Watched", 30, 30, statuses={"enemy_watch": 1},
+             moves=(MoveDef("poke", "Poke", IntentKind.ATTACK, damage=2,
+                            behaviour=N.DealDamage(2, PLAYER)),),
+             ai=AiDef(cycle=("poke",))),
+    EnemyDef("waiter", "Waiter", 30, 30,
+             moves=(MoveDef("wait", "Wait", IntentKind.BUFF,
+                            behaviour=seq(N.WaitUntil("enemy_phase_end"), mark(6))),
+                    MoveDef("flurry", "Flurry", IntentKind.ATTACK, damage=1, hits=3,
+                            behaviour=N.DealDamage(1, PLAYER, hits=3)),
+                    MoveDef("gift", "Gift", IntentKind.BUFF,
+                            behaviour=seq(N.DrawCards(1), N.GainBlock(3, UnitSel("self"))))),
+             ai=AiDef(cycle=("wait", "flurry", "gift"))),
+    EnemyDef("sleeper", "Sleeper", 30, 30, statuses={"asleep": 2},
+             moves=(MoveDef("yawn", "Yawn", IntentKind.ATTACK, damage=3,
+                            behaviour=N.DealDamage(3, PLAYER)),),
+             ai=AiDef(cycle=("yawn",))),
+)
+ENEMY_STATUSES = (watcher("enemy_watch", 60),
+                  StatusDef("asleep", "Asleep", skip_turn=True, decay=Decay.MINUS_ONE))
 ENCOUNTERS = (EncounterDef("keep_all", "Keep All", ("dummy",),
-                           hand_discard=HandDiscardRule.PERSIST),)
+                           hand_discard=HandDiscardRule.PERSIST),
+              EncounterDef("busy_enemies", "Busy Enemies", ("jaw_worm", "watched", "waiter", "sleeper")))
 
 
 def _content(player_statuses: dict[str, int] | None = None) -> Content:
-    return pack(*LIFECYCLE, statuses=(REACTOR, watcher("watch", 50)), encounters=ENCOUNTERS,
-                player_statuses=player_statuses)
+    return pack(*LIFECYCLE, statuses=(REACTOR, watcher("watch", 50), *ENEMY_STATUSES),
+                enemies=ENEMIES, encounters=ENCOUNTERS, player_statuses=player_statuses)
 
 
 def _decks(rng: random.Random, content: Content) -> Iterator[list[str]]:
@@ -131,7 +156,7 @@ def test_turn_shortcuts_play_as_the_step_tables(player_statuses: dict[str, int] 
     rng = random.Random(11)
     decisions = 0
     for i, deck in enumerate(_decks(rng, content)):
-        for encounter in ("jaw_worm", "two_dummies", "keep_all"):
+        for encounter in ("jaw_worm", "two_dummies", "keep_all", "busy_enemies"):
             fast, slow = _twins(content, deck, encounter, seed=100 * i + len(encounter))
             decisions += _play_twins(fast, slow, encounter, seed=i)
     assert decisions > 500
@@ -154,17 +179,19 @@ def test_turn_shortcuts_stop_at_the_same_step_as_the_step_tables() -> None:
     content = _content()
     deck = ["strike"] * 5 + ["defend"] * 4 + ["drawn_mark"]
     stopped = 0
-    for limit in range(40, 140, 3):
-        rules = gcs.BattleRules(step_limit=limit)
-        fast, slow = _twins(content, deck, "jaw_worm", seed=limit, rules=rules)
-        _play_twins(fast, slow, "jaw_worm", seed=limit)
-        stopped += "StepLimitError" in _step(fast, lambda g: g.end_player_turn())
+    for encounter in ("jaw_worm", "busy_enemies"):
+        for limit in range(40, 140, 3):
+            rules = gcs.BattleRules(step_limit=limit)
+            fast, slow = _twins(content, deck, encounter, seed=limit, rules=rules)
+            _play_twins(fast, slow, encounter, seed=limit)
+            stopped += "StepLimitError" in _step(fast, lambda g: g.end_player_turn())
     assert stopped  # some limits fell inside a turn cycle
 
 
-def _count_frames(monkeypatch: pytest.MonkeyPatch) -> dict[int, int]:
-    """Count the loop's dispatches of the HAND_END and DRAW frames from now on."""
-    seen = {K.HAND_END: 0, K.DRAW: 0}
+def _count_frames(monkeypatch: pytest.MonkeyPatch,
+                  kinds: tuple[int, ...] = (K.HAND_END, K.DRAW)) -> dict[int, int]:
+    """Count the loop's dispatches of the frames of ``kinds`` (HAND_END and DRAW) from now on."""
+    seen = dict.fromkeys(kinds, 0)
     for kind in seen:
         step = engine.HANDLERS[kind]
 
@@ -283,3 +310,53 @@ def test_playable_in_hand_agrees_with_the_play_gate() -> None:
                     checked[hooks] += 1
             g.apply(pol(g, legal))
     assert checked[True] > 50 and checked[False] > 50
+
+
+def test_a_plain_enemy_turn_runs_inside_the_enemy_phase_call(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Jaw Worm's turns (a single action, or a straight program with its ENTRY frame) have no
+    frame of their own without a subscriber; the steps, state and events are the frame path's."""
+    content = _content()
+    fast, slow = _twins(content, ["strike"] * 5 + ["defend"] * 5, "jaw_worm", seed=8)
+    for g in (fast, slow):
+        g.start_battle("jaw_worm")
+    kinds = (K.ENEMY_TURN, K.ENTRY, K.ENEMY_PHASE)
+    for turn in range(4):  # the opener (Chomp), then moves with their ENTRY frames
+        seen = _count_frames(monkeypatch, kinds)
+        fast.end_player_turn()
+        assert seen[K.ENEMY_TURN] == 0 and seen[K.ENTRY] == 0, turn
+        assert seen[K.ENEMY_PHASE] == 1  # the phase and its enemy's turn: one call
+        monkeypatch.undo()
+        seen = _count_frames(monkeypatch, kinds)
+        slow.end_player_turn()
+        assert seen[K.ENEMY_TURN] >= 1 and seen[K.ENEMY_PHASE] == 2
+        monkeypatch.undo()
+        assert fast._e.s.steps == slow._e.s.steps
+        assert _state(fast) == _state(slow)
+        assert fast.event_log == slow.event_log
+
+
+def test_enemy_turns_that_queue_work_fall_back_to_their_frames(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Status branches at an enemy's turn start and end, an intent that waits, a multi-hit and
+    a skipped turn: the inline turn puts its frame under the queued work (the loop then runs it
+    frame by frame), and every turn plays as with a subscriber, the step count included."""
+    content = _content({"watch": 1})
+    fast, slow = _twins(content, ["strike"] * 5 + ["defend"] * 5, "busy_enemies", seed=9)
+    for g in (fast, slow):
+        g.start_battle("busy_enemies")
+    fallbacks = 0
+    for _ in range(6):
+        if not fast.is_battle_active:
+            break
+        seen = _count_frames(monkeypatch, (K.ENEMY_TURN,))
+        assert _step(fast, lambda g: g.end_player_turn()) == _step(
+            slow, lambda g: g.end_player_turn())
+        fallbacks += seen[K.ENEMY_TURN]
+        monkeypatch.undo()
+        assert fast._e.s.steps == slow._e.s.steps
+        assert _state(fast) == _state(slow)
+    assert fallbacks > 0
+    assert fast.event_log == slow.event_log
+    amounts = [x.amount for x in fast.event_log if isinstance(x, ev.GoldGained)]
+    assert 6000 in amounts  # the waiting intent resumed at the end of the EnemyPhase

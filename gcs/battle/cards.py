@@ -259,9 +259,11 @@ def draw_turn_at_once(e: Engine) -> bool:
     limit = e.rules.max_hand_size
     if count <= 0 or len(s.hand) + count > limit or hooks_possible(e):
         return False
-    status_hooks = e.c.entry_statuses.get("on_drawn")
-    if status_hooks and not status_hooks.isdisjoint(s.units[0].statuses):
-        return False
+    player = s.units[0]
+    if player.statuses:
+        status_hooks = e.c.entry_statuses.get("on_drawn")
+        if status_hooks and not status_hooks.isdisjoint(player.statuses):
+            return False
     stack = s.stack
     depth = len(stack)
     data = [count, 1]

@@ -79,14 +79,8 @@ def move_damage(u: Unit, m: MoveDef) -> int | None:
 
 def skips_turn(e: Engine, u: Unit) -> bool:
     """Does a control status (``skip_turn``) make this unit skip its next turn?"""
-    if not u.statuses:
-        return False
-    statuses = e.c.statuses
-    # a loop, not any(generator): this runs for every enemy turn and intent
-    for sid in u.statuses:  # noqa: SIM110
-        if statuses[sid].skip_turn:
-            return True
-    return False
+    # (this runs for every enemy turn and intent: one set test on the content's control ids)
+    return bool(u.statuses) and not e.c.skip_statuses.isdisjoint(u.statuses)
 
 
 def display(e: Engine, u: Unit, m: MoveDef) -> Intent:
@@ -110,7 +104,8 @@ def resolve_intents(e: Engine) -> None:
     moves = e.c.moves
     player = units[0]
     stunned = INTENT_STUN
-    for u in units[1:]:
+    for i in range(1, len(units)):  # (an index loop: no copy of the list per status change)
+        u = units[i]
         it = u.intent
         if it is None or not u.alive:
             continue
@@ -365,6 +360,9 @@ def decay_statuses(e: Engine, u: Unit, moment: str = "turn_end",
     """
     if not u.statuses:
         return
+    having = e.c.decaying_statuses.get(moment)
+    if not having or having.isdisjoint(u.statuses):
+        return  # none of its statuses decays at this moment
     statuses = e.c.statuses
     for sid in list(u.statuses):
         sd = statuses[sid]

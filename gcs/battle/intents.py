@@ -86,7 +86,15 @@ def _eligible(w: WeightedMove, hist: list[str]) -> bool:
 def _blocked(w: WeightedMove, hist: list[str]) -> bool:
     """The move was planned ``max_in_row`` times in a row just now."""
     row = w.max_in_row
-    return bool(row) and len(hist) >= row and hist[-row:].count(w.move) == row
+    n = len(hist)
+    if not row or n < row:
+        return False
+    move = w.move
+    # the last ``row`` entries, read in place (a loop: no slice, no generator)
+    for i in range(n - row, n):  # noqa: SIM110
+        if hist[i] != move:
+            return False
+    return True
 
 
 def _weighted_pick(e: Engine, ai: AiDef, hist: list[str]) -> str | None:

@@ -7,7 +7,10 @@ Choice, Wait or Gate anywhere holds the queued phase steps too.
 When nobody can look in between (``inline_ok``), EndPlayerTurn step 2b runs the turn-end hand
 and PlayerTurnStart step 7 the turn's draw inside their own step, counting the engine steps of
 the frames they would have queued; a lifecycle branch queued on the way gets that frame put
-under it, where the loop would have it (tests/test_speed_turns.py plays both ways).
+under it, where the loop would have it. In the same way, with no subscriber, each enemy's
+turn (EnemyPhase steps 1-4) runs inside the EnemyPhase frame's call and gets an ENEMY_TURN
+frame only when one of its steps queues work (``_enemy_turn``). tests/test_speed_turns.py
+plays both ways and compares the states, the step counts included, after every decision.
 """
 
 from __future__ import annotations
@@ -37,8 +40,9 @@ from ..enums import (
     SCOPE_HAND,
     BattlePhase,
 )
-from ..flow.interp import fire_delayed, start_entry
+from ..flow.interp import count_steps, fire_delayed, start_entry
 from ..flow.nodes import RegisterCardHook
+from ..flow.program import NEEDS_ENTRY
 from . import frames as K
 from .cards import draw_turn_at_once, move, push_draw, push_entries
 from .combat import decay_statuses, move_damage, run_status_entries, set_block, skips_turn, status_entries
@@ -65,8 +69,8 @@ def check_end(e: Engine) -> bool:
     """Re-read the battlefield; if the battle is decided, commit BattleWon or BattleLost."""
     units = e.s.units
     if units[0].alive:
-        for u in units[1:]:
-            if u.alive:
+        for i in range(1, len(units)):  # (an index loop: no copy of the list per call)
+            if units[i].alive:
                 return False
     s = e.s
     won = units[0].alive
@@ -78,11 +82,11 @@ def check_end(e: Engine) -> bool:
 
 
 def _armor(e: Engine, u: Unit) -> None:
-    if u.statuses:
-        statuses = e.c.statuses
-        for sid in u.statuses:
-            if statuses[sid].keeps_block:
-                return
+    """The unit's block by ``BattleRules.armor_decay``, unless a status keeps it."""
+    if not u.block:
+        return  # no block: every rule leaves it at 0 (and publishes nothing)
+    if u.statuses and not e.c.block_keeping_statuses.isdisjoint(u.statuses):
+        return
     rule = e.rules.armor_decay
     if rule is ARMOR_RESET:
         set_block(e, u, 0)
@@ -167,7 +171,7 @@ def step_turn_start(e: Engine, f: Frame) -> None:
         # 5. clear the played-this-turn record
         s.played.clear()
         # 6. turn-start behaviours of player statuses, then of cards in hand
-        entries = status_entries(e, player, "on_turn_start")
+        entries = status_entries(e, player, "on_turn_start") if player.statuses else []
         cards = s.cards
         for uid in s.hand:
             node = cards[uid].active.on_turn_start
@@ -183,9 +187,10 @@ def step_turn_start(e: Engine, f: Frame) -> None:
             s.drawn.clear()
             if e.hot:
                 e.record((ev.DrawPhase, s.turn))
-            run_status_entries(e, player, "on_draw_phase")
-            if stack[-1] is not f or s.pause:
-                return
+            if player.statuses:
+                run_status_entries(e, player, "on_draw_phase")
+                if stack[-1] is not f or s.pause:
+                    return
     if f.pc == 3:
         f.pc = 4
         # ... then draw DrawPerTurn cards
@@ -230,9 +235,10 @@ def step_turn_end(e: Engine, f: Frame) -> None:
         # 1. DiscardPhase and its status behaviours
         if e.hot:
             e.record((ev.DiscardPhase, s.turn))
-        run_status_entries(e, player, "on_discard_phase")
-        if stack[-1] is not f or s.pause:
-            return
+        if player.statuses:
+            run_status_entries(e, player, "on_discard_phase")
+            if stack[-1] is not f or s.pause:
+                return
     if f.pc == 1:
         f.pc = 2
         # 2a. card On Turn End behaviours of cards in hand (their authored moves are kept)
@@ -267,13 +273,15 @@ def step_turn_end(e: Engine, f: Frame) -> None:
     if f.pc == 3:
         f.pc = 4
         # 3. turn-end behaviours of player statuses
-        run_status_entries(e, player, "on_turn_end")
-        if stack[-1] is not f or s.pause:
-            return
+        if player.statuses:
+            run_status_entries(e, player, "on_turn_end")
+            if stack[-1] is not f or s.pause:
+                return
     if f.pc == 4:
         f.pc = 5
         # 4. status decay, temporary cost rules, delayed triggers for PlayerTurnEnd
-        decay_statuses(e, player)
+        if player.statuses:
+            decay_statuses(e, player)
         # (uid order: instances are created in that order)
         for inst in [c for c in s.cards.values() if c.turn_delta or c.turn_set is not None]:
             inst.turn_delta = 0
@@ -314,8 +322,8 @@ def hand_end(e: Engine, ids: list[int], i: int) -> int:
     cards = s.cards
     persist = s.hand_rule is HAND_RULE_PERSIST
     # a discard with no branch to run (no On Discard here) is done inline: same effect as move
-    having = e.c.entry_statuses.get("on_discard")
-    quiet = not having or having.isdisjoint(s.units[0].statuses)
+    player = s.units[0]
+    quiet = not player.statuses or _no_entry(e, "on_discard", player)
     discard = s.discard
     hot = e.hot
     n = len(ids)
@@ -370,6 +378,12 @@ def _plain(e: Engine, ids: list[int]) -> bool:
 _ETHEREAL_RETAIN: Final = frozenset((KW_ETHEREAL, KW_RETAIN))
 
 
+def _no_entry(e: Engine, entry: str, u: Unit) -> bool:
+    """No status of ``u`` has an ``entry`` branch."""
+    having = e.c.entry_statuses.get(entry)
+    return not having or having.isdisjoint(u.statuses)
+
+
 # ---------------------------------------------------------------- EnemyPhase
 def _keep_intent(f: Frame, uid: int) -> None:
     """Mark ``uid`` in the EnemyPhase frame as keeping its intent (not re-planned at step 6)."""
@@ -400,6 +414,10 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
     its planned intent into the next round (it was dead when reached, or a control status made
     it skip its turn); only the others are re-planned at step 6. ``f.data[1]`` lists the
     ``[unit, status]`` round-end statuses an enemy applied in this phase ("just applied").
+
+    With no subscriber (nobody looks at the battle in between) an enemy's turn runs inside
+    this frame's call (see ``_enemy_turn``), each of its engine steps counted as the loop
+    counts them; it gets an ENEMY_TURN frame of its own only when a step queues work.
     """
     s = e.s
     if f.data is None:
@@ -415,8 +433,24 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
         pc = f.pc = pc + 1
         uid = ids[pc - 1]
         if s.units[uid].alive:
-            s.stack.append(Frame(K.ENEMY_TURN, None, 0, uid, None))
-            return
+            turn = Frame(K.ENEMY_TURN, None, 0, uid, None)
+            if e.subs:
+                s.stack.append(turn)
+                return
+            # inline: this call's step (the loop would go on to the turn's frame now) ...
+            limit = e.rules.step_limit
+            s.steps += 1
+            if s.steps > limit:
+                count_steps(e, 0)  # the loop's stop, with its message
+            if not _enemy_turn(e, turn, f, True):
+                return  # its frame is under the work it queued (or the battle is decided)
+            # ... the turn's last step, then this frame's resume, which re-reads the end
+            s.steps += 1
+            if s.steps > limit:
+                count_steps(e, 0)
+            if check_end(e):
+                return
+            continue
         ids[pc - 1] = -1 - uid
     if pc == n:
         # 5. delayed triggers for the end of EnemyPhase
@@ -433,7 +467,7 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
     units = s.units
     fresh = f.data[1]
     for u in units:
-        if u.alive:
+        if u.alive and u.statuses:
             decay_statuses(e, u, "round_end", fresh)
     s.stack.pop()
     for uid in ids:
@@ -444,29 +478,48 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
 
 
 def step_enemy_turn(e: Engine, f: Frame) -> None:
-    """One enemy's turn, EnemyPhase steps 1-4; the battle end is re-read after queued work."""
-    s = e.s
+    """One enemy's turn as a frame, EnemyPhase steps 1-4 (see ``_enemy_turn``); the battle
+    end is re-read after queued work."""
     if f.pc and check_end(e):
         return
+    stack = e.s.stack
+    if _enemy_turn(e, f, stack[-2], False):
+        stack.pop()
+
+
+def _enemy_turn(e: Engine, f: Frame, phase: Frame, inline: bool) -> bool:
+    """EnemyPhase steps 1-4 for the enemy ``f.data``, from step ``f.pc`` on: True when its
+    turn is over, False when a step queued work (or paused, or the battle was decided).
+    ``phase`` is the EnemyPhase frame.
+
+    As a frame (``inline`` False), ``f`` is on top of the stack, and after queued work the
+    loop comes back to it. Inline, ``f`` is not on the stack and this runs inside the
+    EnemyPhase frame's call; it plays as the frame does: a step that queues work puts ``f``
+    under that work (where the loop has it) and returns, and where the frame would return
+    to the loop with nothing queued (the ENTRY frame of a program intent) the steps are
+    counted and the battle end re-read here, as the frame's resume does.
+    """
+    s = e.s
     stack = s.stack
+    depth = len(stack)
     u = s.units[f.data]
     if not u.alive:
         # died during its own turn: a revive later in this phase gives the intent it keeps
-        stack.pop()
-        _keep_intent(stack[-1], u.uid)
-        return
+        _keep_intent(phase, u.uid)
+        return True
     if f.pc == 0:
         f.pc = 1
         # 1. the enemy's armor and its turn-start statuses
         _armor(e, u)
-        run_status_entries(e, u, "on_turn_start")
-        if stack[-1] is not f or s.pause:
-            return
+        if u.statuses:
+            run_status_entries(e, u, "on_turn_start")
+            if len(stack) != depth or s.pause:
+                return _suspend(e, f, depth, inline)
     if f.pc == 1:
         f.pc = 2
         # 2. control statuses: a skipped turn keeps the planned intent for the next round
         if skips_turn(e, u):
-            _keep_intent(stack[-2], u.uid)
+            _keep_intent(phase, u.uid)
         else:
             # 3. the planned Intent Behavior
             m = e.c.moves[u.def_id, u.move] if u.move else None
@@ -478,24 +531,41 @@ def step_enemy_turn(e: Engine, f: Frame) -> None:
                 ctx.vals["hits"] = m.hits
                 if m.block is not None:
                     ctx.vals["block"] = m.block
-                start_entry(e, m.behaviour, ctx)
-                if stack[-1] is not f or s.pause:
-                    return
+                node = m.behaviour
+                start_entry(e, node, ctx, inline)
+                if len(stack) != depth or s.pause:
+                    return _suspend(e, f, depth, inline)
+                if inline and isinstance(node, NEEDS_ENTRY):
+                    # the program ran here, its steps and its ENTRY frame's counted (see
+                    # ``start_entry``): this is the frame's resume, which re-reads the end
+                    if check_end(e):
+                        return False
+                    if not u.alive:
+                        _keep_intent(phase, u.uid)
+                        return True
     if f.pc == 2:
         f.pc = 3
         # 4. turn-end statuses, then decay
-        run_status_entries(e, u, "on_turn_end")
-        if stack[-1] is not f or s.pause:
-            return
+        if u.statuses:
+            run_status_entries(e, u, "on_turn_end")
+            if len(stack) != depth or s.pause:
+                return _suspend(e, f, depth, inline)
     if not u.alive:
-        stack.pop()
-        _keep_intent(stack[-1], u.uid)
-        return
-    decay_statuses(e, u)
+        _keep_intent(phase, u.uid)
+        return True
+    if u.statuses:
+        decay_statuses(e, u)
     # ... and the Card Hooks that count enemy turns: one more has ended
     if s.hooks:
         _count_enemy_turn(e)
-    stack.pop()
+    return True
+
+
+def _suspend(e: Engine, f: Frame, depth: int, inline: bool) -> bool:
+    """An enemy turn's step queued work: inline, its frame goes under that work."""
+    if inline:
+        e.s.stack.insert(depth, f)
+    return False
 
 
 def _enemy_scoped(h: ActiveHook) -> bool:

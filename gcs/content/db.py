@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
+from ..enums import DECAY_NONE
 from ..errors import UnknownCardError, UnknownIdError
 from ..flow.nodes import Node, walk
 from ..flow.program import Program, compile_all
@@ -75,15 +76,29 @@ class Content:
         # ids of the enemies whose AI has HP rules (a hit on any other re-plans nothing)
         self.hp_rule_enemies: frozenset[str] = frozenset(
             en.id for en in self.enemies.values() if en.ai.hp_rules)
-        # (enemy id, move id) -> move, for the enemy phase and intents
-        self.moves: Mapping[tuple[str, str], MoveDef] = MappingProxyType(
+        # ids of the control statuses (skip the holder's turn) and of those that keep its block
+        self.skip_statuses: frozenset[str] = frozenset(
+            st.id for st in self.statuses.values() if st.skip_turn)
+        self.block_keeping_statuses: frozenset[str] = frozenset(
+            st.id for st in self.statuses.values() if st.keeps_block)
+        # decay moment -> ids of the statuses that decay then (decay not NONE)
+        by_moment: dict[str, set[str]] = {}
+        for st in self.statuses.values():
+            if st.decay is not DECAY_NONE:
+                by_moment.setdefault(st.decay_at, set()).add(st.id)
+        self.decaying_statuses: dict[str, frozenset[str]] = {
+            k: frozenset(v) for k, v in by_moment.items()}
+        # (enemy id, move id) -> move, for the enemy phase and intents. This map and
+        # ``entry_statuses`` are the engine's own lookup tables, read on every turn: plain dicts
+        # (a compiled read is one dict lookup, not two through a proxy), built here, never changed.
+        self.moves: dict[tuple[str, str], MoveDef] = (
             {(en.id, m.id): m for en in self.enemies.values() for m in en.moves})
         # entry name -> ids of the statuses that have a branch for it
         by_entry: dict[str, set[str]] = {}
         for st in self.statuses.values():
             for name in st.entries:
                 by_entry.setdefault(name, set()).add(st.id)
-        self.entry_statuses: Mapping[str, frozenset[str]] = MappingProxyType(
+        self.entry_statuses: dict[str, frozenset[str]] = (
             {k: frozenset(v) for k, v in by_entry.items()})
         # the same sets the play and the hit read, as plain attributes (no mapping lookup)
         self.play_statuses: frozenset[str] = frozenset(by_entry.get("on_play", ()))
