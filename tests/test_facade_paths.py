@@ -317,3 +317,13 @@ def test_event_record_follows_subscribers_logging_and_clones() -> None:
             break
         a.apply(a.legal_actions()[-1])
         assert len(a.event_log) <= 40
+
+
+def test_new_intent_builds_the_named_tuple_itself() -> None:
+    from gcs.battle.state import Intent, new_intent
+    from gcs.enums import IntentKind
+
+    it = new_intent("bite", "Bite", IntentKind.ATTACK, 7, 2, None)
+    assert type(it) is Intent and it == Intent("bite", "Bite", IntentKind.ATTACK, 7, 2, None)
+    assert (it.move, it.damage, it.hits, it.block) == ("bite", 7, 2, None)
+    assert it._replace(hits=3) == Intent("bite", "Bite", IntentKind.ATTACK, 7, 3)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import events as ev
 from ..content.defs import GameCard
 from ..enums import (
     PILE_DISCARD,
@@ -27,6 +26,15 @@ from ..enums import (
     DrawPilePosition,
     Pile,
     PileScope,
+)
+from ..events import (
+    CardAddedToHand,
+    CardCreated,
+    CardDiscarded,
+    CardDrawn,
+    CardExhausted,
+    CardMoved,
+    DrawPileShuffled,
 )
 from ..flow.nodes import Node
 from . import frames as K
@@ -96,7 +104,7 @@ def remove_from_battle(e: Engine, inst: CardInstance) -> None:
     detach(e, inst)
     inst.pile = PILE_REMOVED
     if e.hot:
-        e.record((ev.CardMoved, inst.uid, inst.card_id, scope_of(old), None))
+        e.record((CardMoved, inst.uid, inst.card_id, scope_of(old), None))
 
 
 def hand_limit(e: Engine) -> int:
@@ -134,7 +142,7 @@ def to_discard(e: Engine, inst: CardInstance, from_pile: Pile) -> None:
     """An in-flight instance goes to Discard through the discard lifecycle."""
     place(e, inst, PILE_DISCARD)
     if e.hot:
-        e.record((ev.CardDiscarded, inst.uid, inst.card_id, scope_of(from_pile), SCOPE_DISCARD))
+        e.record((CardDiscarded, inst.uid, inst.card_id, scope_of(from_pile), SCOPE_DISCARD))
     entries = lifecycle_entries(e, inst, "on_discard")
     if entries:
         push_entries(e, entries)
@@ -144,7 +152,7 @@ def to_exhaust(e: Engine, inst: CardInstance, from_pile: Pile) -> None:
     """An in-flight instance goes to Exhaust through the exhaust lifecycle."""
     place(e, inst, PILE_EXHAUST)
     if e.hot:
-        e.record((ev.CardExhausted, inst.uid, inst.card_id, scope_of(from_pile), SCOPE_EXHAUST))
+        e.record((CardExhausted, inst.uid, inst.card_id, scope_of(from_pile), SCOPE_EXHAUST))
     entries = lifecycle_entries(e, inst, "on_exhaust")
     if entries:
         push_entries(e, entries)
@@ -157,7 +165,7 @@ def to_hand(e: Engine, inst: CardInstance, from_pile: Pile | None) -> None:
         return
     place(e, inst, PILE_HAND)
     if e.hot:
-        e.record((ev.CardAddedToHand, inst.uid, inst.card_id,
+        e.record((CardAddedToHand, inst.uid, inst.card_id,
                   scope_of(from_pile) if from_pile is not None else None,
                   SCOPE_HAND))
 
@@ -183,7 +191,7 @@ def move(e: Engine, inst: CardInstance, target: PileScope,
     else:
         place(e, inst, PILE_DRAW, position)
         if e.hot:
-            e.record((ev.CardMoved, inst.uid, inst.card_id, scope_of(old), SCOPE_DRAW))
+            e.record((CardMoved, inst.uid, inst.card_id, scope_of(old), SCOPE_DRAW))
 
 
 _PILE_OF = {
@@ -207,7 +215,7 @@ def create(e: Engine, card: GameCard, pile: PileScope, position: DrawPilePositio
         raise ValueError(f"cannot create a card in {pile.name}")
     place(e, inst, target, position)
     if e.hot:
-        e.record((ev.CardCreated, inst.uid, inst.card_id, None, pile))
+        e.record((CardCreated, inst.uid, inst.card_id, None, pile))
     return inst
 
 
@@ -221,13 +229,13 @@ def reshuffle(e: Engine) -> None:
     s.discard.clear()
     s.rng_shuffle.shuffle(s.draw)
     if e.hot:
-        e.record((ev.DrawPileShuffled,))
+        e.record((DrawPileShuffled,))
 
 
 def shuffle_draw(e: Engine) -> None:
     e.s.rng_shuffle.shuffle(e.s.draw)
     if e.hot:
-        e.record((ev.DrawPileShuffled,))
+        e.record((DrawPileShuffled,))
 
 
 def take_top(e: Engine) -> CardInstance | None:
@@ -328,7 +336,7 @@ def step_draw(e: Engine, f: Frame) -> None:
             s.hand.append(inst.uid)
             s.drawn.append(inst.uid)
             if e.hot:
-                e.record((ev.CardDrawn, inst.uid, inst.card_id, SCOPE_DRAW, SCOPE_HAND))
+                e.record((CardDrawn, inst.uid, inst.card_id, SCOPE_DRAW, SCOPE_HAND))
             if inst.active.on_drawn is not None or (
                     status_hooks and not status_hooks.isdisjoint(player.statuses)):
                 entries = lifecycle_entries(e, inst, "on_drawn")
@@ -370,7 +378,7 @@ def _draw_batch(e: Engine, data: list[int], limit: int) -> None:
         data[0] -= len(taken)
         if e.hot:
             for uid in taken:
-                e.record((ev.CardDrawn, uid, cards[uid].card_id, SCOPE_DRAW, SCOPE_HAND))
+                e.record((CardDrawn, uid, cards[uid].card_id, SCOPE_DRAW, SCOPE_HAND))
         if own is not None:
             push_entries(e, lifecycle_entries(e, own, "on_drawn"))
             return

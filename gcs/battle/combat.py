@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import events as ev
 from ..content.defs import Modifier, MoveDef, StatusDef
 from ..enums import (
     DECAY_MINUS_ONE,
@@ -13,11 +12,22 @@ from ..enums import (
     INTENT_STUN,
     PHASE_ENEMY_PHASE,
 )
-from ..events import BlockChanged, BlockGained, DamageDealt
+from ..events import (
+    BlockChanged,
+    BlockGained,
+    DamageDealt,
+    EnemyUnitIntentChanged,
+    Healed,
+    HpLost,
+    StatusApplied,
+    StatusRemoved,
+    UnitDied,
+    UnitRevived,
+)
 from ..flow.nodes import Node
 from . import frames as K
 from .cards import push_entries
-from .state import Ctx, Intent, Unit
+from .state import Ctx, Intent, Unit, new_intent
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -87,12 +97,12 @@ def display(e: Engine, u: Unit, m: MoveDef) -> Intent:
     """The intent as shown now: damage per hit through the enemy's and the player's modifiers;
     a STUN intent (no damage, the planned move kept) while a control status makes it skip."""
     if skips_turn(e, u):
-        return Intent(m.id, m.name, INTENT_STUN, None, 0, None)
+        return new_intent(m.id, m.name, INTENT_STUN, None, 0, None)
     dmg = None
     base = move_damage(u, m)
     if base is not None:
         dmg = attack_damage(e, base, u, e.s.units[0])
-    return Intent(m.id, m.name, m.intent, dmg, m.hits, m.block)
+    return new_intent(m.id, m.name, m.intent, dmg, m.hits, m.block)
 
 
 def resolve_intents(e: Engine) -> None:
@@ -122,9 +132,9 @@ def resolve_intents(e: Engine) -> None:
             dmg = attack_damage(e, base, u, player)
             if dmg == it.damage:
                 continue
-            u.intent = new = Intent(it.move, it.name, it.kind, dmg, it.hits, it.block)
+            u.intent = new = new_intent(it.move, it.name, it.kind, dmg, it.hits, it.block)
         if e.hot:
-            e.record((ev.EnemyUnitIntentChanged, u.uid, new.move, new.damage, new.hits))
+            e.record((EnemyUnitIntentChanged, u.uid, new.move, new.damage, new.hits))
 
 
 # ---------------------------------------------------------------- status entries
@@ -212,7 +222,7 @@ def lose_hp(e: Engine, u: Unit, amount: int) -> None:
     before = u.hp
     u.hp = max(0, u.hp - amount)
     if e.hot:
-        e.record((ev.HpLost, u.uid, before - u.hp))
+        e.record((HpLost, u.uid, before - u.hp))
     if u.uid != 0 and u.hp > 0:
         _hp_rules_now(e, u)
     entries = status_entries(e, u, "on_damage_taken", -1, before - u.hp)
@@ -237,7 +247,7 @@ def heal(e: Engine, u: Unit, amount: int) -> None:
     before = u.hp
     u.hp = min(u.max_hp, u.hp + amount)
     if e.hot and u.hp != before:
-        e.record((ev.Healed, u.uid, u.hp - before))
+        e.record((Healed, u.uid, u.hp - before))
 
 
 def gain_block(e: Engine, u: Unit, amount: int) -> None:
@@ -275,7 +285,7 @@ def die(e: Engine, u: Unit) -> list[tuple[Node, Ctx]]:
         u.statuses.clear()
     u.intent = None
     if e.hot:
-        e.record((ev.UnitDied, u.uid))
+        e.record((UnitDied, u.uid))
     return entries
 
 
@@ -286,7 +296,7 @@ def revive(e: Engine, u: Unit, hp: int) -> None:
     u.alive = True
     u.hp = max(1, min(hp, u.max_hp))
     if e.hot:
-        e.record((ev.UnitRevived, u.uid, u.hp))
+        e.record((UnitRevived, u.uid, u.hp))
     if u.uid != 0:
         from .intents import plan_intent
 
@@ -320,14 +330,14 @@ def apply_status(e: Engine, u: Unit, sid: str, delta: int, *, trigger: bool = Tr
             return
         del u.statuses[sid]
         if e.hot:
-            e.record((ev.StatusApplied, u.uid, sid, -old, 0))
-            e.record((ev.StatusRemoved, u.uid, sid))
+            e.record((StatusApplied, u.uid, sid, -old, 0))
+            e.record((StatusRemoved, u.uid, sid))
     else:
         if new == old:
             return
         u.statuses[sid] = new
         if e.hot:
-            e.record((ev.StatusApplied, u.uid, sid, new - old, new))
+            e.record((StatusApplied, u.uid, sid, new - old, new))
         if source > 0 and old == 0 and sd.decay_at == "round_end":
             _mark_just_applied(e, u.uid, sid)
         if trigger and abs(new) > abs(old):

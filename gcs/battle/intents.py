@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import events as ev
 from ..content.defs import AiDef, EnemyDef, WeightedMove
 from ..enums import PHASE_ENEMY_PHASE
+from ..events import EnemyUnitIntentChanged, UnitSpawned
 from .combat import apply_status, display
 from .combat import resolve_intents as resolve_intents  # the intents' home module re-exports it
 from .state import Unit
@@ -35,7 +35,7 @@ def make_enemy(e: Engine, d: EnemyDef, *, spawned: bool = False, hp: int | None 
     u = Unit(len(s.units), d.id, d.name, hp, hp)
     s.units.append(u)
     if spawned and e.hot:
-        e.record((ev.UnitSpawned, u.uid, d.id))
+        e.record((UnitSpawned, u.uid, d.id))
     for sid, n in d.statuses.items():
         apply_status(e, u, sid, n, trigger=False)
     for sid, (lo, hi) in d.status_ranges.items():
@@ -194,7 +194,7 @@ def hp_lost(e: Engine, u: Unit) -> None:
             u.history.append(r.move)
         u.intent = it = display(e, u, e.c.moves[d.id, r.move])
         if e.hot:
-            e.record((ev.EnemyUnitIntentChanged, u.uid, it.move, it.damage, it.hits))
+            e.record((EnemyUnitIntentChanged, u.uid, it.move, it.damage, it.hits))
         return
 
 
@@ -209,4 +209,4 @@ def plan_intent(e: Engine, u: Unit) -> None:
     u.intent = display(e, u, e.c.moves[d.id, move_id])
     if e.hot:
         it = u.intent
-        e.record((ev.EnemyUnitIntentChanged, u.uid, it.move, it.damage, it.hits))
+        e.record((EnemyUnitIntentChanged, u.uid, it.move, it.damage, it.hits))

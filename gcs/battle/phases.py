@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from .. import events as ev
 from ..enums import (
     ARMOR_HALVE,
     ARMOR_RESET,
@@ -39,6 +38,18 @@ from ..enums import (
     SCOPE_EXHAUST,
     SCOPE_HAND,
     BattlePhase,
+)
+from ..events import (
+    BattleEnded,
+    BattleStarted,
+    CardDiscarded,
+    CardModified,
+    CardRetained,
+    DiscardPhase,
+    DrawPhase,
+    PhaseChanged,
+    TurnEnded,
+    TurnStarted,
 )
 from ..flow.interp import count_steps, fire_delayed, start_entry
 from ..flow.nodes import RegisterCardHook
@@ -62,7 +73,7 @@ def enter(e: Engine, phase: BattlePhase) -> None:
     s.phase = phase
     s.history.append((phase, s.turn))
     if e.hot:
-        e.record((ev.PhaseChanged, old, phase, s.turn))
+        e.record((PhaseChanged, old, phase, s.turn))
 
 
 def check_end(e: Engine) -> bool:
@@ -99,7 +110,7 @@ def inline_ok(e: Engine, steps: int) -> bool:
     would queue and its own resume), counting them as the loop would? Only with no subscriber
     (nobody looks at the battle between those steps) and when the step guard stops none of
     them: the loop adds 1 after the running step and checks after each."""
-    return not e.subs and e.s.steps + steps < e.rules.step_limit
+    return not e.subs and e.s.steps + steps < e.step_limit
 
 
 # ---------------------------------------------------------------- StartBattle
@@ -120,7 +131,7 @@ def step_start(e: Engine, f: Frame) -> None:
         # 5. TurnNumber = 1 and OnBattleStarted (the phase is still INITIALIZE)
         s.turn = 1
         if e.hot:
-            e.record((ev.BattleStarted, s.encounter, s.turn))
+            e.record((BattleStarted, s.encounter, s.turn))
     elif pc == 2:
         # 6. first enemy intents, then the battle-start status behaviours
         for u in s.units[1:]:
@@ -186,7 +197,7 @@ def step_turn_start(e: Engine, f: Frame) -> None:
         if s.player_turns >= 2:
             s.drawn.clear()
             if e.hot:
-                e.record((ev.DrawPhase, s.turn))
+                e.record((DrawPhase, s.turn))
             if player.statuses:
                 run_status_entries(e, player, "on_draw_phase")
                 if stack[-1] is not f or s.pause:
@@ -210,7 +221,7 @@ def step_turn_start(e: Engine, f: Frame) -> None:
     # 8. TurnStarted, then PlayerPhase
     stack.pop()
     if e.hot:
-        e.record((ev.TurnStarted, s.turn))
+        e.record((TurnStarted, s.turn))
     enter(e, PHASE_PLAYER_PHASE)
     if s.end_turn:
         s.end_turn = False
@@ -234,7 +245,7 @@ def step_turn_end(e: Engine, f: Frame) -> None:
         enter(e, PHASE_PLAYER_TURN_END)
         # 1. DiscardPhase and its status behaviours
         if e.hot:
-            e.record((ev.DiscardPhase, s.turn))
+            e.record((DiscardPhase, s.turn))
         if player.statuses:
             run_status_entries(e, player, "on_discard_phase")
             if stack[-1] is not f or s.pause:
@@ -287,7 +298,7 @@ def step_turn_end(e: Engine, f: Frame) -> None:
             inst.turn_delta = 0
             inst.turn_set = None
             if e.hot:
-                e.record((ev.CardModified, inst.uid, inst.card_id, "cost", inst.upgraded))
+                e.record((CardModified, inst.uid, inst.card_id, "cost", inst.upgraded))
         if s.delayed:
             fire_delayed(e, "player_turn_end", s.player_turns)
         if stack[-1] is not f or s.pause:
@@ -295,7 +306,7 @@ def step_turn_end(e: Engine, f: Frame) -> None:
     # 5. TurnEnded; 6. an extra turn goes back to PlayerTurnStart, else EnemyPhase
     stack.pop()
     if e.hot:
-        e.record((ev.TurnEnded, s.turn))
+        e.record((TurnEnded, s.turn))
     if s.extra_turns > 0:
         s.extra_turns -= 1
         stack.append(Frame(K.TURN_START, None, 0, None, None))
@@ -336,7 +347,7 @@ def hand_end(e: Engine, ids: list[int], i: int) -> int:
         hand.clear()
         if hot:
             for uid in ids:
-                e.record((ev.CardDiscarded, uid, cards[uid].card_id, SCOPE_HAND, SCOPE_DISCARD))
+                e.record((CardDiscarded, uid, cards[uid].card_id, SCOPE_HAND, SCOPE_DISCARD))
         return n
     for j in range(i, n):
         uid = ids[j]
@@ -349,14 +360,14 @@ def hand_end(e: Engine, ids: list[int], i: int) -> int:
             move(e, inst, SCOPE_EXHAUST)
         elif persist or KW_RETAIN in kw:
             if hot:
-                e.record((ev.CardRetained, uid, inst.card_id, SCOPE_HAND, SCOPE_HAND))
+                e.record((CardRetained, uid, inst.card_id, SCOPE_HAND, SCOPE_HAND))
             continue
         elif quiet and card.on_discard is None:
             hand.remove(uid)
             inst.pile = PILE_DISCARD
             discard.append(uid)
             if hot:
-                e.record((ev.CardDiscarded, uid, inst.card_id, SCOPE_HAND, SCOPE_DISCARD))
+                e.record((CardDiscarded, uid, inst.card_id, SCOPE_HAND, SCOPE_DISCARD))
             continue
         else:
             move(e, inst, SCOPE_DISCARD)
@@ -438,7 +449,7 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
                 s.stack.append(turn)
                 return
             # inline: this call's step (the loop would go on to the turn's frame now) ...
-            limit = e.rules.step_limit
+            limit = e.step_limit
             s.steps += 1
             if s.steps > limit:
                 count_steps(e, 0)  # the loop's stop, with its message
@@ -645,7 +656,7 @@ def finish_battle(e: Engine, won: bool, reward: str | None = None) -> None:
     s.result = won
     s.rewards = None
     if e.hot:
-        e.record((ev.BattleEnded, won, s.turn, player.hp, player.max_hp,
+        e.record((BattleEnded, won, s.turn, player.hp, player.max_hp,
                   tuple(u.hp for u in s.units[1:]), reward))
     s.active = False
     for inst in s.cards.values():

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import events as ev
 from ..content.defs import GameCard, RewardTable
 from ..errors import RewardError
+from ..events import BattleRewardOffered, GoldGained, RewardApplied
 from ..rng import Rng
 from .run import add_entry, remove_entry_at, upgrade_entry_at
 from .state import Reward
@@ -116,11 +116,11 @@ def offer_rewards(e: Engine) -> None:
             gold = s.run_rng.between(table.gold_min, table.gold_max)
             s.gold += gold
             if e.hot:
-                e.record((ev.GoldGained, gold, s.gold))
+                e.record((GoldGained, gold, s.gold))
         offers = candidates(e, table)
     s.rewards = offers
     if e.hot:
-        e.record((ev.BattleRewardOffered, tuple(str(r) for r in offers)))
+        e.record((BattleRewardOffered, tuple(str(r) for r in offers)))
 
 
 def _entry_index(e: Engine, reward: Reward) -> int:
@@ -156,8 +156,8 @@ def apply(e: Engine, reward: Reward) -> None:
     elif kind == "gold":
         s.gold += reward.amount
         if e.hot:
-            e.record((ev.GoldGained, reward.amount, s.gold))
+            e.record((GoldGained, reward.amount, s.gold))
     else:
         raise RewardError(f"unknown reward kind {kind!r}")
     if e.hot:
-        e.record((ev.RewardApplied, str(reward)))
+        e.record((RewardApplied, str(reward)))

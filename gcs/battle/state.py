@@ -116,6 +116,13 @@ class Intent(NamedTuple):
     block: int | None = None
 
 
+def new_intent(move: str, name: str, kind: IntentKind, damage: int | None, hits: int,
+               block: int | None) -> Intent:
+    """``Intent(move, name, kind, damage, hits, block)``, built as the tuple it is: a NamedTuple's
+    own constructor is interpreted Python, even called from the compiled engine (120 ns more)."""
+    return tuple.__new__(Intent, (move, name, kind, damage, hits, block))
+
+
 class Unit:
     """The player or an enemy in a battle."""
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .. import events as ev
 from ..battle.state import CHOICE, NO_PAUSE, CardInstance, Unit
 from ..errors import ChoiceError
+from ..events import ChoiceMade
 from .nodes import Choice
 
 if TYPE_CHECKING:
@@ -53,4 +53,4 @@ def answer_choice(e: Engine, selection: Sequence[Any] | Any) -> None:
     s.pause = NO_PAUSE
     s.choice_ids = []
     if e.hot:
-        e.record((ev.ChoiceMade, tuple(ids), False))
+        e.record((ChoiceMade, tuple(ids), False))

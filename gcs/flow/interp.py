@@ -106,7 +106,7 @@ def run_ops(e: Engine, ops: tuple[P.Op, ...], ctx: Ctx, root: N.Node | None) -> 
     s = e.s
     stack = s.stack
     mark = len(stack)
-    limit = e.rules.step_limit
+    limit = e.step_limit
     pc = 0
     end = len(ops)
     while pc < end:
@@ -138,7 +138,7 @@ def count_steps(e: Engine, n: int) -> None:
     counts one per frame handled), with the step guard and message of ``Engine.run``."""
     s = e.s
     s.steps += n
-    limit = e.rules.step_limit
+    limit = e.step_limit
     if s.steps > limit:
         s.steps = limit + 1  # where the loop would have stopped, one step at a time
         raise StepLimitError(
