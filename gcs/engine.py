@@ -58,8 +58,8 @@ class Engine:
         # ``events`` builds the event on read; the ring is cut at the end of the loop and of
         # the call, ``trim_log``); with one, a method that builds the event and emits it.
         self.hot = logging
-        self.record: Callable[[Record], None] = self.log.append
-        self.refresh_hot()
+        # (what refresh_hot picks for a new engine: no subscriber, a log of its own)
+        self.record: Callable[[Record], None] = self.log.append if logging else _ignore
 
     # ------------------------------------------------------------ events
     def emit(self, ev: Event) -> None:
@@ -187,7 +187,8 @@ class Engine:
         if log:
             n.log = self.log
             n.log_shared = self.log_shared = True
-            n.refresh_hot()
+            if n._logging:
+                n.record = n._unshare_record  # (refresh_hot's pick: no subscriber, a shared log)
             self.refresh_hot()
         return n
 
