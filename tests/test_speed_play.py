@@ -17,7 +17,7 @@ import contextlib
 import random
 from collections.abc import Iterator
 
-from test_speed_turns import _content, _decks, _state
+from test_speed_turns import _content, _decks, _play_twins
 
 import gcs
 from gcs import agent
@@ -118,66 +118,33 @@ def _general_damage_on() -> Iterator[None]:
         interp.EXEC[N.DealDamage] = fast
 
 
-def _outcome(g: gcs.Game, a: str, general: bool) -> str:
-    try:
-        with _general_damage_on() if general else contextlib.nullcontext():
-            g.apply(a)
-    except GameError as exc:
-        return f"{type(exc).__name__}: {exc}"
-    return "ok"
-
-
-def _play_twins(fast: gcs.Game, slow: gcs.Game, encounter: str, seed: int,
-                general: bool) -> int:
-    fast.start_battle(encounter)
-    slow.start_battle(encounter)
-    pol = RandomPolicy(seed)
-    n = 0
-    for _ in range(120):
-        legal = fast.legal_actions()
-        assert [str(a) for a in legal] == [str(a) for a in slow.legal_actions()]
-        if not legal:
-            break
-        a = str(pol(fast, legal))
-        out = _outcome(fast, a, False)
-        assert out == _outcome(slow, a, general), a
-        assert _state(fast) == _state(slow), (n, a)
-        n += 1
-        if out != "ok":
-            break
-    assert fast.event_log == slow.event_log
-    return n
-
-
-def test_play_status_shortcuts_play_as_the_full_scans() -> None:
+def _twins_over_random_decks(slow_pack: Content, seed: int, battles: int, extra: list[str],
+                             general: bool) -> int:
+    """Random decks on every bundled encounter, played by the bundled pack and by ``slow_pack``
+    (with the general Deal Damage when ``general``); the decisions played."""
     bundled = gcs.builtin_content()
-    slow_pack = _all_statuses_react(load_content(BUILTIN))
-    assert slow_pack.hit_statuses != bundled.hit_statuses  # the twin does scan more
-    rng = random.Random(13)
+    rng = random.Random(seed)
     cards = sorted(bundled.cards)
+    encounters = sorted(bundled.encounters)
     decisions = 0
-    for i in range(30):
-        deck = [rng.choice(cards) for _ in range(rng.randint(5, 15))]
-        encounter = sorted(bundled.encounters)[i % len(bundled.encounters)]
+    for i in range(battles):
+        deck = [rng.choice(cards) for _ in range(rng.randint(5, 15))] + extra
         fast, slow = gcs.Game(bundled, seed=i), gcs.Game(slow_pack, seed=i)
         for g in (fast, slow):
             g.set_master_deck(deck)
-        decisions += _play_twins(fast, slow, encounter, i, general=False)
-    assert decisions > 400
+        decisions += _play_twins(fast, slow, encounters[i % len(encounters)], i, 120,
+                                 _general_damage_on if general else contextlib.nullcontext)
+    return decisions
+
+
+def test_play_status_shortcuts_play_as_the_full_scans() -> None:
+    slow_pack = _all_statuses_react(load_content(BUILTIN))
+    assert slow_pack.hit_statuses != gcs.builtin_content().hit_statuses  # the twin scans more
+    assert _twins_over_random_decks(slow_pack, 13, 30, [], general=False) > 400
 
 
 def test_one_hit_deal_damage_on_the_target_plays_as_the_general_deal_damage() -> None:
-    bundled = gcs.builtin_content()
-    rng = random.Random(17)
-    cards = sorted(bundled.cards)
-    decisions = 0
-    for i in range(24):
-        deck = [rng.choice(cards) for _ in range(rng.randint(5, 15))] + ["strike"] * 3
-        encounter = sorted(bundled.encounters)[i % len(bundled.encounters)]
-        fast, slow = gcs.Game(bundled, seed=i), gcs.Game(bundled, seed=i)
-        for g in (fast, slow):
-            g.set_master_deck(deck)
-        decisions += _play_twins(fast, slow, encounter, i, general=True)
+    decisions = _twins_over_random_decks(gcs.builtin_content(), 17, 24, ["strike"] * 3, general=True)
     assert decisions > 300
 
 
