@@ -184,32 +184,35 @@ def _cached(e: Engine) -> bool:
     return key[0] == e.ticks and key[1] == s.active and key[2] == (s.rewards is None)
 
 
-# Play actions are immutable values: each (hand index, target) is built once, in tables
-# indexed by hand index (and enemy index), grown on demand.
-_UNTARGETED: Final[list[Action]] = []
-_TARGETED: Final[list[list[Action]]] = []
+# Play actions are immutable values: each (hand index, target) is built once. The usual ones
+# sit in tables made at import, indexed by hand index (and enemy index): tuples, which no
+# thread can see half-grown; any other comes from a dict keyed by its own value.
+_TABLE_CARDS: Final = 32
+_TABLE_TARGETS: Final = 8
+_UNTARGETED: Final[tuple[Action, ...]] = tuple(
+    Action(PLAY, card=i, target=-1) for i in range(_TABLE_CARDS))
+_TARGETED: Final[tuple[tuple[Action, ...], ...]] = tuple(
+    tuple(Action(PLAY, card=i, target=j) for j in range(_TABLE_TARGETS)) for i in range(_TABLE_CARDS))
+_EMPTY_ROW: Final[tuple[Action, ...]] = ()
+_OTHER_PLAYS: dict[tuple[int, int], Action] = {}
 
 
 def _untargeted(card: int) -> Action:
-    """``play CARD``, from the table (grown up to ``card``)."""
-    while len(_UNTARGETED) <= card:
-        _UNTARGETED.append(Action(PLAY, card=len(_UNTARGETED), target=-1))
-    return _UNTARGETED[card]
+    """``play CARD`` past the table."""
+    return _targeted(card, -1)
 
 
-def _targeted_row(card: int) -> list[Action]:
-    """The ``play CARD @eK`` actions built so far, by K."""
-    while len(_TARGETED) <= card:
-        _TARGETED.append([])
-    return _TARGETED[card]
+def _targeted_row(card: int) -> tuple[Action, ...]:
+    """The ``play CARD @eK`` actions of the table, by K (none past the table)."""
+    return _TARGETED[card] if card < _TABLE_CARDS else _EMPTY_ROW
 
 
 def _targeted(card: int, target: int) -> Action:
-    """``play CARD @eTARGET``, from the table (grown up to ``target``)."""
-    row = _targeted_row(card)
-    while len(row) <= target:
-        row.append(Action(PLAY, card=card, target=len(row)))
-    return row[target]
+    """``play CARD @eTARGET`` past the table (``target`` -1: no target)."""
+    a = _OTHER_PLAYS.get((card, target))
+    if a is None:
+        a = _OTHER_PLAYS.setdefault((card, target), Action(PLAY, card=card, target=target))
+    return a
 
 
 def _why_illegal(g: Game, a: Action) -> str | None:

@@ -158,3 +158,20 @@ def test_content_keeps_the_status_and_enemy_sets_the_play_reads() -> None:
                                         | by_entry.get("on_damage_taken", frozenset()))
     assert gcs.builtin_content().hit_statuses  # the bundled pack has reactions (Curl Up, ...)
     assert gcs.builtin_content().hp_rule_enemies  # and slimes that split at half HP
+
+
+def test_play_actions_past_the_tables_are_built_once_and_apply() -> None:
+    """Hand indices past the import-time tables (32 cards) come from the dict of other plays:
+    the right index, one object per (card, target), and they play."""
+    g = gcs.Game(gcs.builtin_content(), seed=2, rules=gcs.BattleRules(max_hand_size=60))
+    g.start_battle("jaw_worm")
+    for _ in range(40):
+        g.add_card_to_hand("defend")
+    first = {str(a): a for a in g.legal_actions()}
+    assert "play 39" in first and "play 44" in first
+    g.add_card_to_hand("strike")  # a change: legal actions are computed again
+    again = {str(a): a for a in g.legal_actions()}
+    assert all(again[k] is a for k, a in first.items() if k in again)
+    assert again["play 45 @e0"].card == 45 and again["play 45 @e0"].target == 0
+    g.apply(again["play 44"])
+    assert len(g.hand()) == 45
