@@ -132,7 +132,9 @@ def legal_actions(g: Game) -> list[Action]:
     # hooks or a pause runs the loop, and ``e.ticks`` counts those runs (the version counter)
     legal = e.legal
     if legal is not None:
-        key = e.legal_key  # _cached(e), inlined: active and no rewards is known here
+        # ``e.legal_key`` is (ticks, s.active, s.rewards is None) when ``e.legal`` was computed,
+        # compared field by field (no tuple); active and no rewards is known here
+        key = e.legal_key
         if key[0] == e.ticks and key[1] and key[2]:
             return legal.copy()
     out = []
@@ -172,16 +174,8 @@ def legal_actions(g: Game) -> list[Action]:
             out.append(untargeted[i] if i < len(untargeted) else _untargeted(i))
     out.append(END_ACTION)
     e.legal = out
-    e.legal_key = (e.ticks, True, True)  # (ticks, s.active, s.rewards is None): see _cached
+    e.legal_key = (e.ticks, True, True)  # (ticks, s.active, s.rewards is None)
     return out.copy()  # the caller's own list: changing it leaves the cache alone
-
-
-def _cached(e: Engine) -> bool:
-    """Is ``e.legal`` the legal actions of the battle now? Its key is ``(ticks, s.active,
-    s.rewards is None)`` at the time it was computed (compared field by field: no tuple)."""
-    key = e.legal_key
-    s = e.s
-    return key[0] == e.ticks and key[1] == s.active and key[2] == (s.rewards is None)
 
 
 # Play actions are immutable values: each (hand index, target) is built once. The usual ones
@@ -270,29 +264,34 @@ def apply(g: Game, a: Action) -> None:
     # one of the legal actions just computed for this very state needs no second validation
     legal = e.legal
     known = False
-    if legal is not None and _cached(e):  # (a C call on the compiled engine)
-        for x in legal:
-            if x is a:
-                known = True
-                break
+    if legal is not None:
+        key = e.legal_key  # is ``legal`` the legal actions now? (see legal_actions)
+        if key[0] == e.ticks and key[1] == s.active and key[2] == (s.rewards is None):
+            for x in legal:
+                if x is a:
+                    known = True
+                    break
     if not known:
         why = _why_illegal(g, a)
         if why is not None:
             raise IllegalActionError(f"illegal action {a}: {why}")
-    if a.kind == PLAY:
+    kind = a.kind
+    if kind == PLAY:
         # validated above exactly as try_play_card would; commit without re-validating
-        inst = s.cards[s.hand[a.card]]
+        card = a.card
+        target = a.target
+        inst = s.cards[s.hand[card]]
         e.busy = True
         try:
-            commit_play(e, inst, a.target + 1 if a.target >= 0 else -1)
+            commit_play(e, inst, target + 1 if target >= 0 else -1)
             e.run()
         finally:
             e.busy = False
-    elif a.kind == END:
+    elif kind == END:
         end_turn(e)  # Game.end_player_turn (inside this call, whose guard covers it)
-    elif a.kind == CHOOSE:
+    elif kind == CHOOSE:
         g.choose(list(a.choice))
-    elif a.kind == REWARD:
+    elif kind == REWARD:
         g.apply_reward(a.reward)
     else:
         g.skip_reward()
