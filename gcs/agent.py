@@ -130,13 +130,12 @@ def legal_actions(g: Game) -> list[Action]:
         return []
     # recomputed only when the battle changed: every facade call that changes hand, energy,
     # hooks or a pause runs the loop, and ``e.ticks`` counts those runs (the version counter)
+    # ``e.legal_key`` is (ticks, s.active, s.rewards is None) when ``e.legal`` was computed: a
+    # list is cached only with the battle active and no reward offered (as here), so ``legal``
+    # is current when no loop ran since (the ticks match)
     legal = e.legal
-    if legal is not None:
-        # ``e.legal_key`` is (ticks, s.active, s.rewards is None) when ``e.legal`` was computed,
-        # compared field by field (no tuple); active and no rewards is known here
-        key = e.legal_key
-        if key[0] == e.ticks and key[1] and key[2]:
-            return legal.copy()
+    if legal is not None and e.legal_key[0] == e.ticks:
+        return legal.copy()
     out = []
     cards = s.cards
     energy = s.energy
@@ -146,6 +145,7 @@ def legal_actions(g: Game) -> list[Action]:
     units = s.units
     untargeted = _UNTARGETED
     targeted = _TARGETED
+    enemies: list[int] | None = None  # the living enemies' indices, found at the first targeted card
     for i, uid in enumerate(s.hand):
         inst = cards[uid]
         card = inst.active
@@ -156,20 +156,24 @@ def legal_actions(g: Game) -> list[Action]:
             # ``playable_in_hand`` with no hook possible and a fixed cost, inlined (the hot
             # case): not Unplayable, and the modifiers alone (``modified_cost``; with no
             # ``set`` modifier it is the sum of the deltas), floored at 0, within the energy
+            # (energy is never below 0, so a cost below 0 is within it as its floor 0 is)
             if unplayable in card.keywords:
                 continue
             if inst.battle_set is None and inst.turn_set is None:
                 cost = card.cost + inst.cost_delta + inst.battle_delta + inst.turn_delta
             else:
                 cost = modified_cost(inst)
-            if (cost if cost > 0 else 0) > energy:
+            if cost > energy:
                 continue
         if card.target is single:
+            if enemies is None:
+                enemies = []
+                for k in range(1, len(units)):  # enemy index = uid - 1
+                    if units[k].alive:
+                        enemies.append(k - 1)
             row = targeted[i] if i < len(targeted) else _targeted_row(i)
-            for k in range(1, len(units)):  # each living enemy; enemy index = uid - 1
-                if units[k].alive:
-                    j = k - 1
-                    out.append(row[j] if j < len(row) else _targeted(i, j))
+            for j in enemies:
+                out.append(row[j] if j < len(row) else _targeted(i, j))
         else:
             out.append(untargeted[i] if i < len(untargeted) else _untargeted(i))
     out.append(END_ACTION)
@@ -262,15 +266,15 @@ def apply(g: Game, a: Action) -> None:
     if e.busy:
         raise BusyError("the runtime is resolving an effect; apply actions after the handler")
     # one of the legal actions just computed for this very state needs no second validation
+    # (``legal`` is the legal actions now if its key matches: see legal_actions; a cached list
+    # was always computed with the battle active and no reward offered, key[1] and key[2] True)
     legal = e.legal
     known = False
-    if legal is not None:
-        key = e.legal_key  # is ``legal`` the legal actions now? (see legal_actions)
-        if key[0] == e.ticks and key[1] == s.active and key[2] == (s.rewards is None):
-            for x in legal:
-                if x is a:
-                    known = True
-                    break
+    if legal is not None and e.legal_key[0] == e.ticks and s.active and s.rewards is None:
+        for x in legal:
+            if x is a:
+                known = True
+                break
     if not known:
         why = _why_illegal(g, a)
         if why is not None:
@@ -278,9 +282,8 @@ def apply(g: Game, a: Action) -> None:
     kind = a.kind
     if kind == PLAY:
         # validated above exactly as try_play_card would; commit without re-validating
-        card = a.card
         target = a.target
-        inst = s.cards[s.hand[card]]
+        inst = s.cards[s.hand[a.card]]
         e.busy = True
         try:
             commit_play(e, inst, target + 1 if target >= 0 else -1)
