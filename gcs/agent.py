@@ -298,7 +298,7 @@ def apply(g: Game, a: Action) -> None:
         g.apply_reward(a.reward)
     else:
         g.skip_reward()
-    if s.pause == WAIT or s.pause == GATE:
+    if s.pause in (WAIT, GATE):
         g.settle()
 
 

@@ -104,10 +104,12 @@ def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None
     """
     s = e.s
     card = inst.active
+    # ``x``: what an X in the card's numbers counts (the energy paid)
     if cost is not None:
         paid = cost
+        x = s.energy if card.x_cost else cost  # a free X card uses all energy
     elif card.x_cost or inst.battle_set is not None or inst.turn_set is not None or hooks_possible(e):
-        paid = effective_cost(e, inst)
+        paid = x = effective_cost(e, inst)
     else:
         # effective_cost(e, inst) in the usual case, inlined (two calls less per play): a fixed
         # cost, no ``set`` modifier (modified_cost is then the sum of the deltas) and no hook
@@ -115,7 +117,7 @@ def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None
         paid = card.cost + inst.cost_delta + inst.battle_delta + inst.turn_delta
         if paid < 0:
             paid = 0
-    x = s.energy if card.x_cost and cost is not None else paid  # a free X card uses all energy
+        x = paid
     if card.target is TARGET_RANDOM_ENEMY:
         alive = [u.uid for u in s.units[1:] if u.alive]
         target_uid = alive[s.rng_cards.below(len(alive))] if alive else -1
@@ -139,8 +141,7 @@ def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None
     if hot:
         e.record((CardPlayed, uid, cid, inst.upgraded, paid,
                   None if target_uid < 0 else target_uid))
-    ctx = Ctx(0, uid, target_uid, "", "on_play")
-    ctx.x = x
+    ctx = Ctx(0, uid, target_uid, "", "on_play", x)
     s.stack.append(Frame(K.PLAY, None, 0, [uid, target_uid, 1 if nested else 0, dest], ctx))
 
 
