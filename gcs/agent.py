@@ -145,7 +145,6 @@ def legal_actions(g: Game) -> list[Action]:
     units = s.units
     untargeted = _UNTARGETED
     targeted = _TARGETED
-    enemies: list[int] | None = None  # the living enemies' indices, found at the first targeted card
     for i, uid in enumerate(s.hand):
         inst = cards[uid]
         card = inst.active
@@ -166,14 +165,11 @@ def legal_actions(g: Game) -> list[Action]:
             if cost > energy:
                 continue
         if card.target is single:
-            if enemies is None:
-                enemies = []
-                for k in range(1, len(units)):  # enemy index = uid - 1
-                    if units[k].alive:
-                        enemies.append(k - 1)
             row = targeted[i] if i < len(targeted) else _targeted_row(i)
-            for j in enemies:
-                out.append(row[j] if j < len(row) else _targeted(i, j))
+            for k in range(1, len(units)):  # each living enemy; enemy index = uid - 1
+                if units[k].alive:
+                    j = k - 1
+                    out.append(row[j] if j < len(row) else _targeted(i, j))
         else:
             out.append(untargeted[i] if i < len(untargeted) else _untargeted(i))
     out.append(END_ACTION)
