@@ -130,11 +130,12 @@ def legal_actions(g: Game) -> list[Action]:
         return []
     # recomputed only when the battle changed: every facade call that changes hand, energy,
     # hooks or a pause runs the loop, and ``e.ticks`` counts those runs (the version counter)
+    # ``e.legal_key`` is (ticks, s.active, s.rewards is None) when ``e.legal`` was computed: a
+    # list is cached only with the battle active and no reward offered (as here), so ``legal``
+    # is current when no loop ran since (the ticks match)
     legal = e.legal
-    if legal is not None:
-        key = e.legal_key  # _cached(e), inlined: active and no rewards is known here
-        if key[0] == e.ticks and key[1] and key[2]:
-            return legal.copy()
+    if legal is not None and e.legal_key[0] == e.ticks:
+        return legal.copy()
     out = []
     cards = s.cards
     energy = s.energy
@@ -154,13 +155,14 @@ def legal_actions(g: Game) -> list[Action]:
             # ``playable_in_hand`` with no hook possible and a fixed cost, inlined (the hot
             # case): not Unplayable, and the modifiers alone (``modified_cost``; with no
             # ``set`` modifier it is the sum of the deltas), floored at 0, within the energy
+            # (energy is never below 0, so a cost below 0 is within it as its floor 0 is)
             if unplayable in card.keywords:
                 continue
             if inst.battle_set is None and inst.turn_set is None:
                 cost = card.cost + inst.cost_delta + inst.battle_delta + inst.turn_delta
             else:
                 cost = modified_cost(inst)
-            if (cost if cost > 0 else 0) > energy:
+            if cost > energy:
                 continue
         if card.target is single:
             row = targeted[i] if i < len(targeted) else _targeted_row(i)
@@ -172,16 +174,8 @@ def legal_actions(g: Game) -> list[Action]:
             out.append(untargeted[i] if i < len(untargeted) else _untargeted(i))
     out.append(END_ACTION)
     e.legal = out
-    e.legal_key = (e.ticks, True, True)  # (ticks, s.active, s.rewards is None): see _cached
+    e.legal_key = (e.ticks, True, True)  # (ticks, s.active, s.rewards is None)
     return out.copy()  # the caller's own list: changing it leaves the cache alone
-
-
-def _cached(e: Engine) -> bool:
-    """Is ``e.legal`` the legal actions of the battle now? Its key is ``(ticks, s.active,
-    s.rewards is None)`` at the time it was computed (compared field by field: no tuple)."""
-    key = e.legal_key
-    s = e.s
-    return key[0] == e.ticks and key[1] == s.active and key[2] == (s.rewards is None)
 
 
 # Play actions are immutable values: each (hand index, target) is built once. The usual ones
@@ -268,9 +262,11 @@ def apply(g: Game, a: Action) -> None:
     if e.busy:
         raise BusyError("the runtime is resolving an effect; apply actions after the handler")
     # one of the legal actions just computed for this very state needs no second validation
+    # (``legal`` is the legal actions now if its key matches: see legal_actions; a cached list
+    # was always computed with the battle active and no reward offered, key[1] and key[2] True)
     legal = e.legal
     known = False
-    if legal is not None and _cached(e):  # (a C call on the compiled engine)
+    if legal is not None and e.legal_key[0] == e.ticks and s.active and s.rewards is None:
         for x in legal:
             if x is a:
                 known = True
@@ -279,24 +275,26 @@ def apply(g: Game, a: Action) -> None:
         why = _why_illegal(g, a)
         if why is not None:
             raise IllegalActionError(f"illegal action {a}: {why}")
-    if a.kind == PLAY:
+    kind = a.kind
+    if kind == PLAY:
         # validated above exactly as try_play_card would; commit without re-validating
+        target = a.target
         inst = s.cards[s.hand[a.card]]
         e.busy = True
         try:
-            commit_play(e, inst, a.target + 1 if a.target >= 0 else -1)
+            commit_play(e, inst, target + 1 if target >= 0 else -1)
             e.run()
         finally:
             e.busy = False
-    elif a.kind == END:
+    elif kind == END:
         end_turn(e)  # Game.end_player_turn (inside this call, whose guard covers it)
-    elif a.kind == CHOOSE:
+    elif kind == CHOOSE:
         g.choose(list(a.choice))
-    elif a.kind == REWARD:
+    elif kind == REWARD:
         g.apply_reward(a.reward)
     else:
         g.skip_reward()
-    if s.pause == WAIT or s.pause == GATE:
+    if s.pause in (WAIT, GATE):
         g.settle()
 
 

@@ -9,6 +9,10 @@
 * A one-hit Deal Damage on the scope's target builds no target list: a twin that runs the
   general Deal Damage (targets through ``units_of``, then one hit or the DAMAGE frame) plays
   the same game.
+* The inlined helpers of a play (the fixed cost paid without ``effective_cost``, a hand card
+  leaving the hand without ``detach``, a single-action On Play started without
+  ``start_entry``, the discard without ``place``, an attack between units with no status
+  without ``attack_damage``): a twin whose plays call every helper plays the same game.
 """
 
 from __future__ import annotations
@@ -22,11 +26,14 @@ from test_speed_turns import _content, _decks, _play_twins
 import gcs
 from gcs import agent
 from gcs.agent import Action
+from gcs.battle import cards, phases, play
 from gcs.battle import frames as K
+from gcs.battle.combat import attack_damage, deal_damage
 from gcs.battle.state import Ctx, Frame
 from gcs.content.db import Content
 from gcs.content.loader import BUILTIN, load_content
-from gcs.enums import TargetMode
+from gcs.engine import HANDLERS
+from gcs.enums import KW_EXHAUST, Pile, PileScope, TargetMode
 from gcs.errors import GameError
 from gcs.flow import actions, interp
 from gcs.flow import nodes as N
@@ -175,3 +182,106 @@ def test_play_actions_past_the_tables_are_built_once_and_apply() -> None:
     assert again["play 45 @e0"].card == 45 and again["play 45 @e0"].target == 0
     g.apply(again["play 44"])
     assert len(g.hand()) == 45
+
+
+def _folding_hit(e: gcs.engine.Engine, ctx: Ctx, amount: int, uid: int) -> None:
+    """``actions._hit`` that always folds an attack through ``attack_damage``."""
+    units = e.s.units
+    dst = units[uid]
+    if not dst.alive:
+        return
+    src = units[ctx.owner]
+    if ctx.status:
+        deal_damage(e, src, dst, amount, None, attack=False)
+        return
+    inst = e.s.cards.get(ctx.src) if ctx.src >= 0 else None
+    deal_damage(e, src, dst, attack_damage(e, amount, src, dst),
+                None if inst is None else inst.card_id, attack=True)
+
+
+def _helper_damage(e: gcs.engine.Engine, node: N.DealDamage, ctx: Ctx) -> None:
+    """Deal Damage through ``val`` and the always-folding hit."""
+    if node.target.source == "random_enemy":
+        _general_damage(e, node, ctx)  # (its DAMAGE frame hits through ``_hit``)
+        return
+    amount = val(e, node.amount, ctx)
+    hits = val(e, node.hits, ctx)
+    targets = [u.uid for u in units_of(e, node.target, ctx)]
+    if hits == 1 and len(targets) == 1:
+        _folding_hit(e, ctx, amount, targets[0])
+    elif hits > 0 and targets:
+        e.s.stack.append(Frame(K.DAMAGE, node, 0, [amount, targets, hits, 0, 0], ctx))
+
+
+def _helper_step_play(e: gcs.engine.Engine, f: Frame) -> None:
+    """``play.step_play`` calling ``start_entry``, ``_status_on_play`` and ``place`` (the code
+    its inlined steps stand for)."""
+    s = e.s
+    stack = s.stack
+    ctx = f.ctx
+    assert ctx is not None
+    uid = f.data[0]
+    if f.pc == 0:
+        f.pc = 1
+        inst = s.cards.get(uid)
+        node = None if inst is None else inst.active.on_play
+        if node is not None:
+            interp.start_entry(e, node, ctx, inline=True)
+            if stack[-1] is not f or s.pause:
+                return
+    if f.pc == 1:
+        f.pc = 2
+        if play._status_on_play(e, ctx, uid):
+            return
+    if f.pc == 2:
+        f.pc = 3
+        for hook in ctx.hooks:
+            interp.register_hook(e, hook, uid)
+        ctx.hooks.clear()
+        inst = s.cards.get(uid)
+        if inst is not None and inst.pile is Pile.LIMBO:
+            if f.data[3]:
+                cards.move(e, inst, PileScope(f.data[3]))
+            elif KW_EXHAUST in inst.active.keywords:
+                cards.to_exhaust(e, inst, Pile.LIMBO)
+            else:
+                cards.place(e, inst, Pile.DISCARD)
+            if stack[-1] is not f or s.pause:
+                return
+    stack.pop()
+    if f.data[2]:
+        return
+    if not phases.check_end(e) and s.end_turn:
+        s.end_turn = False
+        phases.push_turn_end(e)
+
+
+@contextlib.contextmanager
+def _play_helpers_on() -> Iterator[None]:
+    """Plays that call every helper: hooks are always possible (the cost is paid through
+    ``effective_cost``), Deal Damage and the PLAY frame run the helper versions above."""
+    names = vars(play)  # (``hooks_possible`` as play.py imported it)
+    saved = names["hooks_possible"], interp.EXEC[N.DealDamage], HANDLERS[K.PLAY]
+    names["hooks_possible"] = lambda e: True
+    interp.EXEC[N.DealDamage] = _helper_damage
+    HANDLERS[K.PLAY] = _helper_step_play
+    try:
+        yield
+    finally:
+        names["hooks_possible"], interp.EXEC[N.DealDamage], HANDLERS[K.PLAY] = saved
+
+
+def test_inlined_play_helpers_play_as_the_helpers() -> None:
+    bundled = gcs.builtin_content()
+    rng = random.Random(23)
+    names = sorted(bundled.cards)
+    encounters = sorted(bundled.encounters)
+    decisions = 0
+    for i in range(24):
+        deck = [rng.choice(names) for _ in range(rng.randint(5, 15))] + ["strike", "defend", "bash"]
+        fast, slow = gcs.Game(bundled, seed=i), gcs.Game(bundled, seed=i)
+        for g in (fast, slow):
+            g.set_master_deck(deck)
+        decisions += _play_twins(fast, slow, encounters[i % len(encounters)], i, 120,
+                                 _play_helpers_on)
+    assert decisions > 300

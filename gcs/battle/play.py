@@ -17,14 +17,13 @@ from ..enums import (
 )
 from ..errors import NotInBattleError
 from ..events import CardCreated, CardPlayed, EnergySpent
-from ..flow.interp import register_hook, start_entry
+from ..flow.interp import ENTRY_ROOTS, EXEC, register_hook, start_entry
 from . import frames as K
 from .cards import (
     detach,
     lifecycle_entries,
     move,
     new_instance,
-    place,
     push_entries,
     to_exhaust,
 )
@@ -105,27 +104,44 @@ def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None
     """
     s = e.s
     card = inst.active
-    paid = effective_cost(e, inst) if cost is None else cost
-    x = s.energy if card.x_cost and cost is not None else paid  # a free X card uses all energy
+    # ``x``: what an X in the card's numbers counts (the energy paid)
+    if cost is not None:
+        paid = cost
+        x = s.energy if card.x_cost else cost  # a free X card uses all energy
+    elif card.x_cost or inst.battle_set is not None or inst.turn_set is not None or hooks_possible(e):
+        paid = x = effective_cost(e, inst)
+    else:
+        # effective_cost(e, inst) in the usual case, inlined (two calls less per play): a fixed
+        # cost, no ``set`` modifier (modified_cost is then the sum of the deltas) and no hook
+        # possible, floored at 0
+        paid = card.cost + inst.cost_delta + inst.battle_delta + inst.turn_delta
+        if paid < 0:
+            paid = 0
+        x = paid
     if card.target is TARGET_RANDOM_ENEMY:
         alive = [u.uid for u in s.units[1:] if u.alive]
         target_uid = alive[s.rng_cards.below(len(alive))] if alive else -1
     uid = inst.uid
     cid = inst.card_id
+    hot = e.hot
     # 2. leave the hand (or the pile a nested play took it from), spend energy, record the play
-    detach(e, inst)
-    s.energy -= paid
-    if paid > 0 and e.hot:
-        e.record((EnergySpent, paid, s.energy))
+    if inst.pile is PILE_HAND:
+        s.hand.remove(uid)  # detach(e, inst) of a hand card, inlined (every top-level play)
+        inst.pile = PILE_LIMBO
+    else:
+        detach(e, inst)
+    energy = s.energy - paid
+    s.energy = energy
+    if paid > 0 and hot:
+        e.record((EnergySpent, paid, energy))
     s.played.append(uid)
     plays = s.plays
     plays[cid] = plays.get(cid, 0) + 1
     # 3. CardPlayed, then On Play and the status On Play branches (in PLAY frame steps)
-    if e.hot:
+    if hot:
         e.record((CardPlayed, uid, cid, inst.upgraded, paid,
                   None if target_uid < 0 else target_uid))
-    ctx = Ctx(0, uid, target_uid, "", "on_play")
-    ctx.x = x
+    ctx = Ctx(0, uid, target_uid, "", "on_play", x)
     s.stack.append(Frame(K.PLAY, None, 0, [uid, target_uid, 1 if nested else 0, dest], ctx))
 
 
@@ -167,44 +183,54 @@ def step_play(e: Engine, f: Frame) -> None:
     assert ctx is not None
     data: list[Any] = f.data  # [card uid, target uid, nested 0/1, authored pile or ""]
     uid = data[0]
-    if f.pc == 0:
+    # (one look-up for every step below: an instance, once made, stays the battle's own
+    # ``s.cards[uid]`` for the whole battle; it only changes pile)
+    inst = s.cards.get(uid)
+    pc = f.pc
+    if pc == 0:
         # 3. the card's On Play behaviour
-        f.pc = 1
-        inst = s.cards.get(uid)
+        f.pc = pc = 1
         node = None if inst is None else inst.active.on_play
         if node is not None:
             # inline: the resume below (pc 1) re-reads nothing the behaviour could change
             # before it, so a straight On Play runs here without its ENTRY frame
-            start_entry(e, node, ctx, inline=True)
+            if type(node) in ENTRY_ROOTS:
+                start_entry(e, node, ctx, inline=True)
+            else:
+                EXEC[type(node)](e, node, ctx)  # start_entry of a single action, one call less
             if stack[-1] is not f or s.pause:
                 return
-    if f.pc == 1:
+    if pc == 1:
         # 3 (cont.). the On Play branches of the player's statuses (snapshot order), then of
         # each living enemy's statuses (encounter order), e.g. an enemy that reacts to Skills
-        f.pc = 2
-        if _status_on_play(e, ctx, uid):
+        f.pc = pc = 2
+        if e.c.play_statuses and _status_on_play(e, ctx, uid):  # (content with no On Play status: no call)
             return
-    if f.pc == 2:
+    if pc == 2:
         f.pc = 3
         # 4. every deferred branch has completed: register the card's persistent hooks
-        if ctx.hooks:
-            for hook in ctx.hooks:
+        hooks = ctx.hooks
+        if hooks:
+            for hook in hooks:
                 register_hook(e, hook, uid)
-            ctx.hooks.clear()
+            hooks.clear()
         # 5. destination: a move authored by the On Play graph (or by the node that played
         #    this card) is kept; else an Exhaust card is exhausted with its lifecycle; else
         #    Discard without the lifecycle. No card type decides it.
-        inst = s.cards.get(uid)
         if inst is not None and inst.pile is PILE_LIMBO:
             dest = data[3]
             if dest:
                 move(e, inst, PileScope(dest))
+                if stack[-1] is not f or s.pause:
+                    return
             elif KW_EXHAUST in inst.active.keywords:
                 to_exhaust(e, inst, PILE_LIMBO)
+                if stack[-1] is not f or s.pause:
+                    return
             else:
-                place(e, inst, PILE_DISCARD)
-            if stack[-1] is not f or s.pause:
-                return
+                # place(e, inst, PILE_DISCARD), inlined: it queues nothing and cannot pause
+                inst.pile = PILE_DISCARD
+                s.discard.append(uid)
     # the play is complete: a top-level play re-reads the battlefield, then a requested turn
     # end; a nested play returns to the effect that played it, which does both later
     stack.pop()

@@ -209,22 +209,21 @@ class Ctx:
     __slots__ = ("vals", "objs", "src", "owner", "target", "x", "status", "hooks", "entry")
 
     def __init__(self, owner: int, src: int = -1, target: int = -1, status: str = "",
-                 entry: str = "") -> None:
+                 entry: str = "", x: int = 0) -> None:
         self.vals: dict[str, Any] = {}
         self.objs: dict[str, list[Any]] = {}  # name -> [kind ('c' or 'u'), [ids]]
         self.src = src
         self.owner = owner
         self.target = target
-        self.x = 0
+        self.x = x  # the energy an X-cost play paid
         self.status = status
         self.hooks: list[Node] = []  # card hooks waiting for the play to complete
         self.entry = entry
 
     def copy(self) -> Ctx:
-        c = Ctx(self.owner, self.src, self.target, self.status, self.entry)
+        c = Ctx(self.owner, self.src, self.target, self.status, self.entry, self.x)
         c.vals = self.vals.copy()
         c.objs = {k: [v[0], list(v[1])] for k, v in self.objs.items()}
-        c.x = self.x
         c.hooks = self.hooks.copy()
         return c
 

@@ -10,20 +10,24 @@ from typing import TYPE_CHECKING
 from ..battle import cards as C
 from ..battle import combat as U
 from ..battle import frames as K
+from ..battle.combat import attack_damage, block_amount, deal_damage, gain_block
 from ..battle.intents import spawn_enemy
 from ..battle.state import Ctx, Frame, Unit
 from ..enums import BattlePhase
 from ..events import EnergyGained, GoldGained
 from . import nodes as N
+from .exprs import Var
 from .interp import EXEC
-from .values import units_of, val
+from .values import units_of, val, var
 
 if TYPE_CHECKING:
     from ..engine import Engine
 
 
 def _ex_damage(e: Engine, node: N.DealDamage, ctx: Ctx) -> None:
-    amount = val(e, node.amount, ctx)
+    v = node.amount
+    # (``val``: a card's number or a slot, the usual amount, is read with one call less)
+    amount = var(e, v.name, ctx) if type(v) is Var else val(e, v, ctx)
     h = node.hits
     hits = h if type(h) is int else val(e, h, ctx)  # (``val`` of a literal, one call less)
     source = node.target.source
@@ -68,18 +72,22 @@ def step_damage(e: Engine, f: Frame) -> None:
 
 
 def _hit(e: Engine, ctx: Ctx, amount: int, uid: int) -> None:
-    units = e.s.units
+    s = e.s
+    units = s.units
     dst = units[uid]
     if not dst.alive:
         return
     src = units[ctx.owner]
     if ctx.status:
-        U.deal_damage(e, src, dst, amount, None, attack=False)
+        deal_damage(e, src, dst, amount, None, False)
     else:
         # an attack: the damage is folded, and counted for the source card (if it is one)
-        inst = e.s.cards.get(ctx.src) if ctx.src >= 0 else None
-        U.deal_damage(e, src, dst, U.attack_damage(e, amount, src, dst),
-                      None if inst is None else inst.card_id, attack=True)
+        inst = s.cards.get(ctx.src) if ctx.src >= 0 else None
+        if src.statuses or dst.statuses:
+            amount = attack_damage(e, amount, src, dst)
+        elif amount < 0:
+            amount = 0  # (attack_damage of two units with no status: the amount, floored at 0)
+        deal_damage(e, src, dst, amount, None if inst is None else inst.card_id, True)
 
 
 def _per_unit(e: Engine, units: list[Unit], act: Callable[[Unit], None]) -> None:
@@ -103,9 +111,10 @@ def _per_unit(e: Engine, units: list[Unit], act: Callable[[Unit], None]) -> None
 
 
 def _ex_block(e: Engine, node: N.GainBlock, ctx: Ctx) -> None:
-    amount = val(e, node.amount, ctx)
+    v = node.amount
+    amount = var(e, v.name, ctx) if type(v) is Var else val(e, v, ctx)  # (as in _ex_damage)
     for u in units_of(e, node.target, ctx):
-        U.gain_block(e, u, amount if ctx.status else U.block_amount(e, amount, u))
+        gain_block(e, u, amount if ctx.status else block_amount(e, amount, u))
 
 
 def _ex_lose_hp(e: Engine, node: N.LoseHp, ctx: Ctx) -> None:

@@ -45,7 +45,7 @@ def exec_node(e: Engine, node: N.Node, ctx: Ctx) -> None:
 # roots that need an ENTRY frame (composites, WaitUntil), as a set of exact types: node classes
 # have no subclasses (``EXEC`` dispatches on the exact type too), so ``type(node) in`` it is
 # ``isinstance(node, P.NEEDS_ENTRY)`` without a subclass walk per class
-_NEEDS_ENTRY: Final = frozenset(P.NEEDS_ENTRY)
+ENTRY_ROOTS: Final = frozenset(P.NEEDS_ENTRY)
 
 
 def start_entry(e: Engine, node: N.Node, ctx: Ctx, inline: bool = False) -> None:
@@ -57,7 +57,7 @@ def start_entry(e: Engine, node: N.Node, ctx: Ctx, inline: bool = False) -> None
     would go straight on from where it called this (nothing re-read on resuming), since a
     program that completes returns to the caller without a trip through the engine loop.
     """
-    if type(node) in _NEEDS_ENTRY:
+    if type(node) in ENTRY_ROOTS:
         if inline:
             prog = e.c.programs.get(id(node))
             if prog is not None and prog.ops:
