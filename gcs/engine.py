@@ -29,7 +29,7 @@ class Engine:
 
     __slots__ = ("s", "c", "rules", "step_limit", "subs", "log", "_logging", "hot", "record",
                  "presenter", "busy", "ticks", "legal", "legal_key", "failure", "depth", "log_cap",
-                 "log_shared")
+                 "log_shared", "ckpt", "journal", "watchers")
 
     def __init__(self, content: Content, state: State, rules: BattleRules, *,
                  logging: bool = True, presenter: bool = True) -> None:
@@ -50,6 +50,11 @@ class Engine:
         # the first handler that raised in the current call: (handler, event, exception)
         self.failure: tuple[Any, Event, Exception] | None = None
         self.depth = 0  # guarded facade calls in progress (gcs/guard.py)
+        # the call guard's (gcs/guard.py): the state checkpoint, the calls made since it, and the
+        # observers told after each outermost call
+        self.ckpt: State | None = None
+        self.journal: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = []
+        self.watchers: list[Callable[[], None]] = []
         self.log_cap = LOG_CAP
         self.log_shared = False  # ``log`` is shared with a clone: copy it before changing it
         # ``record(rec)`` publishes the event ``rec[0](*rec[1:])`` (``rec`` is ``(class, *fields)``),

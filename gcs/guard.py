@@ -137,13 +137,14 @@ def _rewind(game: Any, e: Engine, log_len: int) -> None:
     checkpoint on a private copy (no subscribers, no log), then copy it into the live state."""
     from .engine import Engine as _Engine
 
-    ck: State = game.__dict__["_ckpt"]
+    ck = e.ckpt
+    assert ck is not None  # (a guarded call checkpoints before it runs)
     cls: Any = type(game)
     r = cls.__new__(cls)
     r.seed, r.content, r.rules, r._char = game.seed, game.content, game.rules, game._char
     r._e = _Engine(game.content, ck.clone(), game.rules, logging=False, presenter=e.presenter)
     r._e.depth = 1  # every call of the replay runs unguarded
-    for name, args, kw in game.__dict__["_jr"]:
+    for name, args, kw in e.journal:
         s = r._e.s
         RAW[name](r, *_mapped(args, s), **{k: _mapped(v, s) for k, v in kw.items()})
     restore(e, r._e.s, log_len)
@@ -156,29 +157,28 @@ def guarded(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
 
     @functools.wraps(fn)
     def call(self: Any, *args: Any, **kw: Any) -> Any:
-        d = self.__dict__
-        e: Engine | None = d.get("_e")
+        e: Engine | None = self.__dict__.get("_e")
         if e is None or e.busy or e.depth:
             return fn(self, *args, **kw)
         n = len(e.log)  # what a failure needs to undo the call: the log length, loop runs
         ticks = e.ticks
-        _begin(d, e)
+        _begin(e)
         try:
             out = fn(self, *args, **kw)
         except Exception as exc:
-            raise _failed(self, d, e, n, ticks, exc, fn.__name__)  # noqa: B904 (it chains itself)
+            raise _failed(self, e, n, ticks, exc, fn.__name__)  # noqa: B904 (it chains itself)
         e.depth -= 1
-        jr = d["_jr"]
+        jr = e.journal
         if len(jr) >= JOURNAL:
-            d["_ckpt"] = None  # the next call checkpoints the state this one left
+            e.ckpt = None  # the next call checkpoints the state this one left
         elif not kw and (not args or (len(args) == 1 and type(args[0]) in _PLAIN)):
             jr.append((name, args, kw))  # the common case: nothing to copy
         elif _replayable(args) and _replayable(tuple(kw.values())):
             jr.append((name, tuple(_frozen(a) for a in args),
                        {k: _frozen(v) for k, v in kw.items()}))
         else:
-            d["_ckpt"] = None  # not replayable: checkpoint the state this call left
-        _done(d, e)
+            e.ckpt = None  # not replayable: checkpoint the state this call left
+        _done(e)
         return out
 
     return call
@@ -193,8 +193,7 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
 
     @functools.wraps(fn)
     def call(self: Any, action: Any) -> None:
-        d = self.__dict__
-        e: Engine | None = d.get("_e")
+        e: Engine | None = self.__dict__.get("_e")
         plain = type(action) is Action
         if e is None or e.busy or e.depth:
             if plain:
@@ -204,21 +203,21 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
             return
         n = len(e.log)  # what a failure needs to undo the call: the log length, loop runs
         ticks = e.ticks
-        _begin(d, e)
+        _begin(e)
         try:
             if plain:
                 _apply(self, action)
             else:
                 fn(self, action)
         except Exception as exc:
-            raise _failed(self, d, e, n, ticks, exc, fn.__name__)  # noqa: B904 (it chains itself)
+            raise _failed(self, e, n, ticks, exc, fn.__name__)  # noqa: B904 (it chains itself)
         e.depth -= 1
-        jr = d["_jr"]
+        jr = e.journal
         if len(jr) >= JOURNAL or type(action) not in _PLAIN:
-            d["_ckpt"] = None  # the next call checkpoints the state this one left
+            e.ckpt = None  # the next call checkpoints the state this one left
         else:
             jr.append(("apply", (action,), _NO_KW))  # an Action or its text: nothing to copy
-        _done(d, e)
+        _done(e)
 
     return call
 
@@ -226,17 +225,16 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
 _NO_KW: dict[str, Any] = {}  # the journal's keywords of a call that had none (never changed)
 
 
-def _begin(d: dict[str, Any], e: Engine) -> None:
+def _begin(e: Engine) -> None:
     """Enter an outermost guarded call: checkpoint the state if there is none, count the call
     in progress."""
-    if d.get("_ckpt") is None:
-        d["_ckpt"] = e.s.clone()
-        d["_jr"] = []
+    if e.ckpt is None:
+        e.ckpt = e.s.clone()
+        e.journal = []
     e.depth += 1
 
 
-def _failed(game: Any, d: dict[str, Any], e: Engine, n: int, ticks: int, exc: Exception,
-            fname: str) -> Exception:
+def _failed(game: Any, e: Engine, n: int, ticks: int, exc: Exception, fname: str) -> Exception:
     """A guarded call raised ``exc``: undo its wave if one ran (or broke), tell the watchers,
     and return the exception for the caller (``exc`` itself if it is a ``GameError``)."""
     e.depth -= 1
@@ -250,7 +248,7 @@ def _failed(game: Any, d: dict[str, Any], e: Engine, n: int, ticks: int, exc: Ex
         finally:
             e.depth -= 1
     e.failure = None
-    _ended(d)
+    _ended(e)
     if isinstance(exc, GameError):
         return exc
     err = GameError(f"internal error in {fname}: {type(exc).__name__}: {exc} "
@@ -260,13 +258,13 @@ def _failed(game: Any, d: dict[str, Any], e: Engine, n: int, ticks: int, exc: Ex
     return err
 
 
-def _done(d: dict[str, Any], e: Engine) -> None:
+def _done(e: Engine) -> None:
     """A guarded call returned: cut the event log's ring, tell the watchers, then raise a
     handler's failure if any."""
     if len(e.log) > e.log_cap:
         e.trim_log()
-    if d.get("_watchers"):
-        _ended(d)
+    if e.watchers:
+        _ended(e)
     if e.failure is not None:
         raise _handler_error(e)
 
@@ -276,7 +274,7 @@ def watch_calls(game: Any, fn: Callable[[], None]) -> Callable[[], None]:
     that can change it has ended (returned or raised, the state consistent); returns the
     function that stops it. For observers such as the monitor; ``fn`` must not call ``game``'s
     changing methods, and an exception from it is ignored (an observer never breaks a call)."""
-    watchers: list[Callable[[], None]] = game.__dict__.setdefault("_watchers", [])
+    watchers = game._e.watchers
     watchers.append(fn)
     return functools.partial(_unwatch, watchers, fn)
 
@@ -286,8 +284,8 @@ def _unwatch(watchers: list[Callable[[], None]], fn: Callable[[], None]) -> None
         watchers.remove(fn)
 
 
-def _ended(d: dict[str, Any]) -> None:
-    watchers: list[Callable[[], None]] | None = d.get("_watchers")
+def _ended(e: Engine) -> None:
+    watchers = e.watchers
     if watchers:
         for fn in tuple(watchers):
             with contextlib.suppress(Exception):  # an observer's failure is not the caller's

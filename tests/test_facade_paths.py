@@ -110,7 +110,7 @@ def test_guard_journal_keeps_one_plain_argument_as_given_and_copies_lists() -> N
     deck = ["strike", "defend"]
     g.set_master_deck(deck)
     g.add_card_to_master_deck("strike", True)
-    jr = g.__dict__["_jr"]
+    jr = g._e.journal
     assert jr[-3] == ("apply", (a,), {}) and jr[-3][1][0] is a  # the fast path: as given
     name, args, kw = jr[-2]
     assert name == "set_master_deck" and args == (deck,) and args[0] is not deck and not kw
@@ -148,7 +148,7 @@ def test_the_apply_guard_restores_and_chains_as_every_guarded_call(monkeypatch: 
     g.start_battle("jaw_worm")
     g.apply(action=g.legal_actions()[0])
     g.apply("end")
-    assert g.__dict__["_jr"][-1] == ("apply", ("end",), {})
+    assert g._e.journal[-1] == ("apply", ("end",), {})
     before, log = g.to_json(), g.event_log
 
     step = HANDLERS[K.TURN_END]
