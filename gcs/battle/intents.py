@@ -64,12 +64,17 @@ def _expected(ai: AiDef, pos: int) -> str | None:
 
 def script_position(ai: AiDef, history: list[str]) -> int:
     """How many scripted (opener/cycle) moves ``history`` has used; HP-rule picks do not count."""
+    opener = ai.opener
+    cycle = ai.cycle
+    n_open = len(opener)
+    n_cycle = len(cycle)
     pos = 0
-    done = len(ai.opener) if not ai.cycle else -1  # an opener-only script ends there
+    done = n_open if not n_cycle else -1  # an opener-only script ends there
     for m in history:
         if pos == done:
             break
-        if m == _expected(ai, pos):
+        # ``_expected(ai, pos)``, inlined (this runs at every plan of a scripted enemy)
+        if m == (opener[pos] if pos < n_open else cycle[(pos - n_open) % n_cycle]):
             pos += 1
     return pos
 
@@ -97,18 +102,40 @@ def _blocked(w: WeightedMove, hist: list[str]) -> bool:
     return True
 
 
-def _weighted_pick(e: Engine, ai: AiDef, hist: list[str]) -> str | None:
-    """The weighted table's pick (see ``choose_move``); None when the table is empty."""
-    plain = True
-    for w in ai.weighted:
-        if w.fallback or w.once or w.after is not None or w.before is not None:
-            plain = False
-            break
-    if plain:  # the historical draw: no fallbacks, no conditions (the same AI-stream calls)
-        options = [w for w in ai.weighted if not _blocked(w, hist)]
-    else:
-        eligible = [w for w in ai.weighted if _eligible(w, hist)]
-        options = [w for w in eligible if w.fallback or not _blocked(w, hist)] or eligible
+def _weighted_pick(e: Engine, ai: AiDef, hist: list[str], plain: bool) -> str | None:
+    """The weighted table's pick (see ``choose_move``); None when the table is empty.
+    ``plain``: no entry has a fallback or a once/after/before condition
+    (``Content.plain_weighted_enemies``)."""
+    if plain:
+        # the historical draw: no fallbacks, no conditions (the same AI-stream calls). The
+        # entries not blocked by their repeat limit, with their total weight, in one pass.
+        n = len(hist)
+        options = []
+        total = 0
+        for w in ai.weighted:
+            row = w.max_in_row
+            if row and n >= row:
+                # ``_blocked(w, hist)``, inlined (every plan runs this): the last ``row``
+                # entries, read in place
+                i = n - row
+                move = w.move
+                while i < n and hist[i] == move:
+                    i += 1
+                if i == n:
+                    continue
+            options.append(w)
+            total += w.weight
+        if options:
+            # the draw below; a plain entry has no fallback, so the drawn one is the move
+            k = e.s.rng_ai.below(total) if total > 0 else 0
+            for w in options:
+                if k < w.weight:
+                    return w.move
+                k -= w.weight
+            return options[-1].move
+        # every entry is blocked: the general path below draws from all of them, as before
+    eligible = [w for w in ai.weighted if _eligible(w, hist)]
+    options = [w for w in eligible if w.fallback or not _blocked(w, hist)] or eligible
     if not options:
         options = list(ai.weighted)
     if not options:
@@ -157,10 +184,11 @@ def choose_move(e: Engine, u: Unit, d: EnemyDef) -> str:
             if r.once:
                 u.rules_used.append(r.move)
             return r.move
-    scripted = _expected(ai, script_position(ai, hist))
-    if scripted is not None:
-        return scripted
-    picked = _weighted_pick(e, ai, hist)
+    if ai.opener or ai.cycle:  # (with neither, ``_expected`` is None at every position)
+        scripted = _expected(ai, script_position(ai, hist))
+        if scripted is not None:
+            return scripted
+    picked = _weighted_pick(e, ai, hist, d.id in e.c.plain_weighted_enemies)
     return d.moves[0].id if picked is None else picked
 
 
@@ -202,11 +230,11 @@ def plan_intent(e: Engine, u: Unit) -> None:
     """Plan a living enemy's next move (recorded in its history) and publish its intent."""
     if not u.alive:
         return
-    d = e.c.enemies[u.def_id]
+    c = e.c
+    d = c.enemies[u.def_id]
     move_id = choose_move(e, u, d)
     u.move = move_id
     u.history.append(move_id)
-    u.intent = display(e, u, e.c.moves[d.id, move_id])
+    u.intent = it = display(e, u, c.moves[d.id, move_id])
     if e.hot:
-        it = u.intent
         e.record((EnemyUnitIntentChanged, u.uid, it.move, it.damage, it.hits))
