@@ -356,29 +356,37 @@ def _draw_batch(e: Engine, data: list[int], limit: int) -> None:
     hand = s.hand
     draw = s.draw
     cards = s.cards
-    while data[0] > 0 and len(hand) < limit:
+    hot = e.hot
+    record = e.record
+    count = data[0]
+    while count > 0 and len(hand) < limit:
         if not draw:
             if not s.discard:
                 return
             reshuffle(e)
-        k = min(data[0], limit - len(hand), len(draw))
+        k = limit - len(hand)  # min(count, room in hand, cards in Draw)
+        if count < k:
+            k = count
+        if len(draw) < k:
+            k = len(draw)
         taken = draw[-k:]
         taken.reverse()  # the top of Draw is the end of the list
         own = None  # the first card with its own On Drawn: the last one of this batch
-        for i, uid in enumerate(taken):
+        n = 0
+        for uid in taken:
             inst = cards[uid]
             inst.pile = PILE_HAND
+            n += 1
+            if hot:  # (no subscriber: the log alone sees the events, in the same order)
+                record((CardDrawn, uid, inst.card_id, SCOPE_DRAW, SCOPE_HAND))
             if inst.active.on_drawn is not None:
                 own = inst
-                del taken[i + 1:]
+                del taken[n:]
                 break
-        del draw[len(draw) - len(taken):]
+        del draw[len(draw) - n:]
         hand.extend(taken)
         s.drawn.extend(taken)
-        data[0] -= len(taken)
-        if e.hot:
-            for uid in taken:
-                e.record((CardDrawn, uid, cards[uid].card_id, SCOPE_DRAW, SCOPE_HAND))
+        data[0] = count = count - n
         if own is not None:
             push_entries(e, lifecycle_entries(e, own, "on_drawn"))
             return

@@ -301,8 +301,11 @@ def step_turn_end(e: Engine, f: Frame) -> None:
         statuses = player.statuses
         if statuses and not e.c.turn_end_decaying.isdisjoint(statuses):
             decay_statuses(e, player)  # (tested here: it decays nothing without such a status)
-        # (uid order: instances are created in that order)
-        for inst in [c for c in s.cards.values() if c.turn_delta or c.turn_set is not None]:
+        # (uid order: instances are created in that order; a plain loop, no copy of the
+        # instances: nothing adds one during it, a listener's changing calls raise BusyError)
+        for inst in s.cards.values():
+            if not inst.turn_delta and inst.turn_set is None:
+                continue
             inst.turn_delta = 0
             inst.turn_set = None
             if e.hot:
@@ -435,7 +438,7 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
     s = e.s
     if f.data is None:
         enter(e, PHASE_ENEMY_PHASE)
-        f.data = [[u.uid for u in s.units[1:]], []]
+        f.data = [list(range(1, len(s.units))), []]  # (the enemy ids: a unit's id is its index)
     elif check_end(e):
         return
     ids = f.data[0]
