@@ -223,10 +223,12 @@ def create(e: Engine, card: GameCard, pile: PileScope, position: DrawPilePositio
 def reshuffle(e: Engine) -> None:
     """Discard shuffled back into Draw (only when a draw finds Draw empty)."""
     s = e.s
-    for uid in s.discard:
-        s.cards[uid].pile = PILE_DRAW
-    s.draw.extend(s.discard)
-    s.discard.clear()
+    cards = s.cards
+    discard = s.discard
+    for uid in discard:
+        cards[uid].pile = PILE_DRAW
+    s.draw.extend(discard)
+    discard.clear()
     s.rng_shuffle.shuffle(s.draw)
     if e.hot:
         e.record((DrawPileShuffled,))
@@ -267,11 +269,9 @@ def draw_turn_at_once(e: Engine) -> bool:
     limit = e.rules.max_hand_size
     if count <= 0 or len(s.hand) + count > limit or hooks_possible(e):
         return False
-    player = s.units[0]
-    if player.statuses:
-        status_hooks = e.c.entry_statuses.get("on_drawn")
-        if status_hooks and not status_hooks.isdisjoint(player.statuses):
-            return False
+    statuses = s.units[0].statuses
+    if statuses and not e.c.drawn_statuses.isdisjoint(statuses):
+        return False
     stack = s.stack
     depth = len(stack)
     data = [count, 1]

@@ -80,8 +80,8 @@ def check_end(e: Engine) -> bool:
     """Re-read the battlefield; if the battle is decided, commit BattleWon or BattleLost."""
     units = e.s.units
     if units[0].alive:
-        for i in range(1, len(units)):  # (an index loop: no copy of the list per call)
-            if units[i].alive:
+        for u in units:  # (the list itself: no copy, no range per call)
+            if u.alive and u.uid:  # a living enemy (the player is unit 0)
                 return False
     s = e.s
     won = units[0].alive
@@ -349,17 +349,26 @@ def hand_end(e: Engine, ids: list[int], i: int) -> int:
     discard = s.discard
     hot = e.hot
     n = len(ids)
-    if i == 0 and quiet and not persist and not e.subs and ids == hand and _plain(e, ids):
-        # the usual hand: every card goes to Discard with no branch to run (the inline discard
-        # below, for all of them at once, in hand order; no subscriber looks in between)
+    if i == 0 and quiet and not persist and not e.subs and ids == hand:
         for uid in ids:
-            cards[uid].pile = PILE_DISCARD
-        discard.extend(ids)
-        hand.clear()
-        if hot:
+            # (``_plain``, inlined: the hand is plain unless a card is Ethereal or Retain or
+            # has its own On Discard)
+            card = cards[uid].active
+            if card.on_discard is not None or not _ETHEREAL_RETAIN.isdisjoint(card.keywords):
+                break
+        else:
+            # the usual hand: every card goes to Discard with no branch to run (the inline
+            # discard below, for all of them at once, in hand order; no subscriber looks in
+            # between, so the log alone sees the events, in the same order)
+            record = e.record
             for uid in ids:
-                e.record((CardDiscarded, uid, cards[uid].card_id, SCOPE_HAND, SCOPE_DISCARD))
-        return n
+                inst = cards[uid]
+                inst.pile = PILE_DISCARD
+                if hot:
+                    record((CardDiscarded, uid, inst.card_id, SCOPE_HAND, SCOPE_DISCARD))
+            discard.extend(ids)
+            hand.clear()
+            return n
     for j in range(i, n):
         uid = ids[j]
         inst = cards.get(uid)
@@ -387,17 +396,7 @@ def hand_end(e: Engine, ids: list[int], i: int) -> int:
     return n
 
 
-def _plain(e: Engine, ids: list[int]) -> bool:
-    """No card of ``ids`` is Ethereal or Retain or has its own On Discard."""
-    cards = e.s.cards
-    for uid in ids:
-        card = cards[uid].active
-        if card.on_discard is not None or not _ETHEREAL_RETAIN.isdisjoint(card.keywords):
-            return False
-    return True
-
-
-_ETHEREAL_RETAIN: Final = frozenset((KW_ETHEREAL, KW_RETAIN))
+_ETHEREAL_RETAIN: Final = frozenset((KW_ETHEREAL, KW_RETAIN))  # (read by ``hand_end``)
 
 
 # ---------------------------------------------------------------- EnemyPhase
