@@ -102,40 +102,55 @@ def _blocked(w: WeightedMove, hist: list[str]) -> bool:
     return True
 
 
-def _weighted_pick(e: Engine, ai: AiDef, hist: list[str], plain: bool) -> str | None:
-    """The weighted table's pick (see ``choose_move``); None when the table is empty.
-    ``plain``: no entry has a fallback or a once/after/before condition
-    (``Content.plain_weighted_enemies``)."""
-    if plain:
-        # the historical draw: no fallbacks, no conditions (the same AI-stream calls). The
-        # entries not blocked by their repeat limit, with their total weight, in one pass.
-        n = len(hist)
-        options = []
-        total = 0
-        for w in ai.weighted:
-            row = w.max_in_row
-            if row and n >= row:
-                # ``_blocked(w, hist)``, inlined (every plan runs this): the last ``row``
-                # entries, read in place
-                i = n - row
-                move = w.move
-                while i < n and hist[i] == move:
-                    i += 1
-                if i == n:
-                    continue
-            options.append(w)
-            total += w.weight
-        if options:
-            # the draw below; a plain entry has no fallback, so the drawn one is the move
-            k = e.s.rng_ai.below(total) if total > 0 else 0
-            for w in options:
-                if k < w.weight:
-                    return w.move
-                k -= w.weight
-            return options[-1].move
-        # every entry is blocked: the general path below draws from all of them, as before
-    eligible = [w for w in ai.weighted if _eligible(w, hist)]
-    options = [w for w in eligible if w.fallback or not _blocked(w, hist)] or eligible
+def _plain_pick(e: Engine, ai: AiDef, hist: list[str], total: int) -> str | None:
+    """``_weighted_pick`` for a plain table (``Content.plain_weight_totals``: ``total`` is its
+    weight), with the same AI-stream calls; None when every entry is blocked (the general
+    draw takes them all then). The entries are those not blocked by their repeat limit, and
+    only the entry of the last planned move can be: the table lists a move once."""
+    weighted = ai.weighted
+    n = len(hist)
+    skip = None  # the blocked entry, left out of the draw
+    if n:
+        last = hist[-1]
+        for w in weighted:
+            if w.move == last:
+                row = w.max_in_row
+                if row and n >= row:
+                    # ``_blocked(w, hist)``, inlined: the last ``row`` entries, read in place
+                    i = n - row
+                    while i < n and hist[i] == last:
+                        i += 1
+                    if i == n:
+                        if len(weighted) == 1:
+                            return None
+                        skip = w
+                        total -= w.weight
+                break
+    # the draw of ``_weighted_pick`` over the entries but ``skip`` (no fallback to re-pick)
+    k = e.s.rng_ai.below(total) if total > 0 else 0
+    move = ""
+    for w in weighted:
+        if w is skip:
+            continue
+        if k < w.weight:
+            return w.move
+        k -= w.weight
+        move = w.move  # the last entry drawn from takes what is left
+    return move
+
+
+def _weighted_pick(e: Engine, ai: AiDef, hist: list[str]) -> str | None:
+    """The weighted table's pick (see ``choose_move``); None when the table is empty."""
+    plain = True
+    for w in ai.weighted:
+        if w.fallback or w.once or w.after is not None or w.before is not None:
+            plain = False
+            break
+    if plain:  # the historical draw: no fallbacks, no conditions (the same AI-stream calls)
+        options = [w for w in ai.weighted if not _blocked(w, hist)]
+    else:
+        eligible = [w for w in ai.weighted if _eligible(w, hist)]
+        options = [w for w in eligible if w.fallback or not _blocked(w, hist)] or eligible
     if not options:
         options = list(ai.weighted)
     if not options:
@@ -188,7 +203,10 @@ def choose_move(e: Engine, u: Unit, d: EnemyDef) -> str:
         scripted = _expected(ai, script_position(ai, hist))
         if scripted is not None:
             return scripted
-    picked = _weighted_pick(e, ai, hist, d.id in e.c.plain_weighted_enemies)
+    total = e.c.plain_weight_totals.get(d.id)
+    picked = None if total is None else _plain_pick(e, ai, hist, total)
+    if picked is None:
+        picked = _weighted_pick(e, ai, hist)
     return d.moves[0].id if picked is None else picked
 
 

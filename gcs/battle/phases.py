@@ -362,10 +362,10 @@ def hand_end(e: Engine, ids: list[int], i: int) -> int:
             # between, so the log alone sees the events, in the same order)
             record = e.record
             for uid in ids:
-                inst = cards[uid]
-                inst.pile = PILE_DISCARD
+                held = cards[uid]
+                held.pile = PILE_DISCARD
                 if hot:
-                    record((CardDiscarded, uid, inst.card_id, SCOPE_HAND, SCOPE_DISCARD))
+                    record((CardDiscarded, uid, held.card_id, SCOPE_HAND, SCOPE_DISCARD))
             discard.extend(ids)
             hand.clear()
             return n

@@ -76,12 +76,15 @@ class Content:
         # ids of the enemies whose AI has HP rules (a hit on any other re-plans nothing)
         self.hp_rule_enemies: frozenset[str] = frozenset(
             en.id for en in self.enemies.values() if en.ai.hp_rules)
-        # ids of the enemies whose weighted table is plain: no entry has a fallback or a
-        # once/after/before condition (their pick reads only the repeat limits)
-        self.plain_weighted_enemies: frozenset[str] = frozenset(
-            en.id for en in self.enemies.values()
-            if not any(w.fallback or w.once or w.after is not None or w.before is not None
-                       for w in en.ai.weighted))
+        # enemy id -> the total weight of its weighted table, for the plain tables: a nonempty
+        # table where no entry has a fallback or a once/after/before condition and no move is
+        # listed twice (the pick then reads only the repeat limit of the last planned move)
+        self.plain_weight_totals: dict[str, int] = {
+            en.id: sum(w.weight for w in en.ai.weighted) for en in self.enemies.values()
+            if en.ai.weighted
+            and len({w.move for w in en.ai.weighted}) == len(en.ai.weighted)
+            and not any(w.fallback or w.once or w.after is not None or w.before is not None
+                        for w in en.ai.weighted)}
         # ids of the control statuses (skip the holder's turn) and of those that keep its block
         self.skip_statuses: frozenset[str] = frozenset(
             st.id for st in self.statuses.values() if st.skip_turn)
