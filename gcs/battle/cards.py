@@ -372,17 +372,16 @@ def _draw_batch(e: Engine, data: list[int], limit: int) -> None:
         taken = draw[-k:]
         taken.reverse()  # the top of Draw is the end of the list
         own = None  # the first card with its own On Drawn: the last one of this batch
-        n = 0
         for uid in taken:
             inst = cards[uid]
             inst.pile = PILE_HAND
-            n += 1
             if hot:  # (no subscriber: the log alone sees the events, in the same order)
                 record((CardDrawn, uid, inst.card_id, SCOPE_DRAW, SCOPE_HAND))
             if inst.active.on_drawn is not None:
                 own = inst
-                del taken[n:]
+                del taken[taken.index(uid) + 1:]  # (an id is in a pile once)
                 break
+        n = len(taken)
         del draw[len(draw) - n:]
         hand.extend(taken)
         s.drawn.extend(taken)

@@ -124,13 +124,16 @@ def resolve_intents(e: Engine) -> None:
     moves = e.c.moves
     player = units[0]
     stunned = INTENT_STUN
+    skip = e.c.skip_statuses
     for i in range(1, len(units)):  # (an index loop: no copy of the list per status change)
         u = units[i]
         it = u.intent
         if it is None or not u.alive:
             continue
         m = moves[u.def_id, u.move]
-        if it.kind is stunned or skips_turn(e, u):
+        statuses = u.statuses
+        # (``skips_turn``, inlined: this runs for every enemy at every status change)
+        if it.kind is stunned or (statuses and not skip.isdisjoint(statuses)):
             new = display(e, u, m)  # a control status came or went: the whole intent changes
             if new == it:
                 continue

@@ -56,7 +56,7 @@ from ..flow.nodes import RegisterCardHook
 from ..flow.program import NEEDS_ENTRY
 from . import frames as K
 from .cards import draw_turn_at_once, move, push_draw, push_entries
-from .combat import decay_statuses, move_damage, run_status_entries, set_block, status_entries
+from .combat import decay_statuses, run_status_entries, set_block, status_entries
 from .hooks import draw_count, energy_per_turn
 from .intents import plan_intent, resolve_intents
 from .rewards import offer_rewards
@@ -547,7 +547,8 @@ def _enemy_turn(e: Engine, f: Frame, phase: Frame, inline: bool) -> bool:
             m = c.moves[u.def_id, u.move] if u.move else None
             if m is not None and m.behaviour is not None:
                 ctx = Ctx(u.uid, -1, 0, "", "intent")
-                dmg = move_damage(u, m)
+                # (``move_damage``, inlined: every intent with a behaviour reads it)
+                dmg = m.damage if m.damage_max is None else u.rolled.get(m.id, m.damage)
                 if dmg is not None:
                     ctx.vals["damage"] = dmg
                 ctx.vals["hits"] = m.hits
