@@ -265,8 +265,9 @@ def draw_turn_at_once(e: Engine) -> bool:
     counted. A card's own On Drawn ends the batch: the DRAW frame with the draws still to do goes
     under its branch, where the loop has it. False, and nothing done, when it is not sure."""
     s = e.s
-    count = e.rules.draw_per_turn
-    limit = e.rules.max_hand_size
+    rules = e.rules
+    count = rules.draw_per_turn
+    limit = rules.max_hand_size
     if count <= 0 or len(s.hand) + count > limit or hooks_possible(e):
         return False
     statuses = s.units[0].statuses
