@@ -223,10 +223,12 @@ def create(e: Engine, card: GameCard, pile: PileScope, position: DrawPilePositio
 def reshuffle(e: Engine) -> None:
     """Discard shuffled back into Draw (only when a draw finds Draw empty)."""
     s = e.s
-    for uid in s.discard:
-        s.cards[uid].pile = PILE_DRAW
-    s.draw.extend(s.discard)
-    s.discard.clear()
+    cards = s.cards
+    discard = s.discard
+    for uid in discard:
+        cards[uid].pile = PILE_DRAW
+    s.draw.extend(discard)
+    discard.clear()
     s.rng_shuffle.shuffle(s.draw)
     if e.hot:
         e.record((DrawPileShuffled,))
@@ -263,15 +265,14 @@ def draw_turn_at_once(e: Engine) -> bool:
     counted. A card's own On Drawn ends the batch: the DRAW frame with the draws still to do goes
     under its branch, where the loop has it. False, and nothing done, when it is not sure."""
     s = e.s
-    count = e.rules.draw_per_turn
-    limit = e.rules.max_hand_size
+    rules = e.rules
+    count = rules.draw_per_turn
+    limit = rules.max_hand_size
     if count <= 0 or len(s.hand) + count > limit or hooks_possible(e):
         return False
-    player = s.units[0]
-    if player.statuses:
-        status_hooks = e.c.entry_statuses.get("on_drawn")
-        if status_hooks and not status_hooks.isdisjoint(player.statuses):
-            return False
+    statuses = s.units[0].statuses
+    if statuses and not e.c.drawn_statuses.isdisjoint(statuses):
+        return False
     stack = s.stack
     depth = len(stack)
     data = [count, 1]
@@ -356,29 +357,36 @@ def _draw_batch(e: Engine, data: list[int], limit: int) -> None:
     hand = s.hand
     draw = s.draw
     cards = s.cards
-    while data[0] > 0 and len(hand) < limit:
+    hot = e.hot
+    record = e.record
+    count = data[0]
+    while count > 0 and len(hand) < limit:
         if not draw:
             if not s.discard:
                 return
             reshuffle(e)
-        k = min(data[0], limit - len(hand), len(draw))
+        k = limit - len(hand)  # min(count, room in hand, cards in Draw)
+        if count < k:
+            k = count
+        if len(draw) < k:
+            k = len(draw)
         taken = draw[-k:]
         taken.reverse()  # the top of Draw is the end of the list
         own = None  # the first card with its own On Drawn: the last one of this batch
-        for i, uid in enumerate(taken):
+        for uid in taken:
             inst = cards[uid]
             inst.pile = PILE_HAND
+            if hot:  # (no subscriber: the log alone sees the events, in the same order)
+                record((CardDrawn, uid, inst.card_id, SCOPE_DRAW, SCOPE_HAND))
             if inst.active.on_drawn is not None:
                 own = inst
-                del taken[i + 1:]
+                del taken[taken.index(uid) + 1:]  # (an id is in a pile once)
                 break
-        del draw[len(draw) - len(taken):]
+        n = len(taken)
+        del draw[len(draw) - n:]
         hand.extend(taken)
         s.drawn.extend(taken)
-        data[0] -= len(taken)
-        if e.hot:
-            for uid in taken:
-                e.record((CardDrawn, uid, cards[uid].card_id, SCOPE_DRAW, SCOPE_HAND))
+        data[0] = count = count - n
         if own is not None:
             push_entries(e, lifecycle_entries(e, own, "on_drawn"))
             return

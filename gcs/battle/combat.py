@@ -96,13 +96,23 @@ def skips_turn(e: Engine, u: Unit) -> bool:
 def display(e: Engine, u: Unit, m: MoveDef) -> Intent:
     """The intent as shown now: damage per hit through the enemy's and the player's modifiers;
     a STUN intent (no damage, the planned move kept) while a control status makes it skip."""
-    if skips_turn(e, u):
-        return new_intent(m.id, m.name, INTENT_STUN, None, 0, None)
+    statuses = u.statuses
+    c = e.c
+    # (every plan and re-resolution runs this: ``skips_turn``, ``move_damage`` and
+    # ``new_intent`` inlined, and no ``attack_damage`` call when it would fold nothing)
+    if statuses and not c.skip_statuses.isdisjoint(statuses):
+        return tuple.__new__(Intent, (m.id, m.name, INTENT_STUN, None, 0, None))
     dmg = None
-    base = move_damage(u, m)
+    base = m.damage if m.damage_max is None else u.rolled.get(m.id, m.damage)
     if base is not None:
-        dmg = attack_damage(e, base, u, e.s.units[0])
-    return new_intent(m.id, m.name, m.intent, dmg, m.hits, m.block)
+        player = e.s.units[0]
+        mods = c.modifier_statuses
+        if ((statuses and not mods.isdisjoint(statuses))
+                or (player.statuses and not mods.isdisjoint(player.statuses))):
+            dmg = attack_damage(e, base, u, player)
+        else:
+            dmg = base if base > 0 else 0  # neither side has a modifier: the base, floored at 0
+    return tuple.__new__(Intent, (m.id, m.name, m.intent, dmg, m.hits, m.block))
 
 
 def resolve_intents(e: Engine) -> None:
@@ -114,13 +124,16 @@ def resolve_intents(e: Engine) -> None:
     moves = e.c.moves
     player = units[0]
     stunned = INTENT_STUN
+    skip = e.c.skip_statuses
     for i in range(1, len(units)):  # (an index loop: no copy of the list per status change)
         u = units[i]
         it = u.intent
         if it is None or not u.alive:
             continue
         m = moves[u.def_id, u.move]
-        if it.kind is stunned or skips_turn(e, u):
+        statuses = u.statuses
+        # (``skips_turn``, inlined: this runs for every enemy at every status change)
+        if it.kind is stunned or (statuses and not skip.isdisjoint(statuses)):
             new = display(e, u, m)  # a control status came or went: the whole intent changes
             if new == it:
                 continue

@@ -64,12 +64,17 @@ def _expected(ai: AiDef, pos: int) -> str | None:
 
 def script_position(ai: AiDef, history: list[str]) -> int:
     """How many scripted (opener/cycle) moves ``history`` has used; HP-rule picks do not count."""
+    opener = ai.opener
+    cycle = ai.cycle
+    n_open = len(opener)
+    n_cycle = len(cycle)
     pos = 0
-    done = len(ai.opener) if not ai.cycle else -1  # an opener-only script ends there
+    done = n_open if not n_cycle else -1  # an opener-only script ends there
     for m in history:
         if pos == done:
             break
-        if m == _expected(ai, pos):
+        # ``_expected(ai, pos)``, inlined (this runs at every plan of a scripted enemy)
+        if m == (opener[pos] if pos < n_open else cycle[(pos - n_open) % n_cycle]):
             pos += 1
     return pos
 
@@ -95,6 +100,43 @@ def _blocked(w: WeightedMove, hist: list[str]) -> bool:
         if hist[i] != move:
             return False
     return True
+
+
+def _plain_pick(e: Engine, ai: AiDef, hist: list[str], total: int) -> str | None:
+    """``_weighted_pick`` for a plain table (``Content.plain_weight_totals``: ``total`` is its
+    weight), with the same AI-stream calls; None when every entry is blocked (the general
+    draw takes them all then). The entries are those not blocked by their repeat limit, and
+    only the entry of the last planned move can be: the table lists a move once."""
+    weighted = ai.weighted
+    n = len(hist)
+    skip = None  # the blocked entry, left out of the draw
+    if n:
+        last = hist[-1]
+        for w in weighted:
+            if w.move == last:
+                row = w.max_in_row
+                if row and n >= row:
+                    # ``_blocked(w, hist)``, inlined: the last ``row`` entries, read in place
+                    i = n - row
+                    while i < n and hist[i] == last:
+                        i += 1
+                    if i == n:
+                        if len(weighted) == 1:
+                            return None
+                        skip = w
+                        total -= w.weight
+                break
+    # the draw of ``_weighted_pick`` over the entries but ``skip`` (no fallback to re-pick)
+    k = e.s.rng_ai.below(total) if total > 0 else 0
+    move = ""
+    for w in weighted:
+        if w is skip:
+            continue
+        if k < w.weight:
+            return w.move
+        k -= w.weight
+        move = w.move  # the last entry drawn from takes what is left
+    return move
 
 
 def _weighted_pick(e: Engine, ai: AiDef, hist: list[str]) -> str | None:
@@ -157,10 +199,14 @@ def choose_move(e: Engine, u: Unit, d: EnemyDef) -> str:
             if r.once:
                 u.rules_used.append(r.move)
             return r.move
-    scripted = _expected(ai, script_position(ai, hist))
-    if scripted is not None:
-        return scripted
-    picked = _weighted_pick(e, ai, hist)
+    if ai.opener or ai.cycle:  # (with neither, ``_expected`` is None at every position)
+        scripted = _expected(ai, script_position(ai, hist))
+        if scripted is not None:
+            return scripted
+    total = e.c.plain_weight_totals.get(d.id)
+    picked = None if total is None else _plain_pick(e, ai, hist, total)
+    if picked is None:
+        picked = _weighted_pick(e, ai, hist)
     return d.moves[0].id if picked is None else picked
 
 
@@ -202,11 +248,11 @@ def plan_intent(e: Engine, u: Unit) -> None:
     """Plan a living enemy's next move (recorded in its history) and publish its intent."""
     if not u.alive:
         return
-    d = e.c.enemies[u.def_id]
+    c = e.c
+    d = c.enemies[u.def_id]
     move_id = choose_move(e, u, d)
     u.move = move_id
     u.history.append(move_id)
-    u.intent = display(e, u, e.c.moves[d.id, move_id])
+    u.intent = it = display(e, u, c.moves[d.id, move_id])
     if e.hot:
-        it = u.intent
         e.record((EnemyUnitIntentChanged, u.uid, it.move, it.damage, it.hits))

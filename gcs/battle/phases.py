@@ -56,7 +56,7 @@ from ..flow.nodes import RegisterCardHook
 from ..flow.program import NEEDS_ENTRY
 from . import frames as K
 from .cards import draw_turn_at_once, move, push_draw, push_entries
-from .combat import decay_statuses, move_damage, run_status_entries, set_block, skips_turn, status_entries
+from .combat import decay_statuses, run_status_entries, set_block, status_entries
 from .hooks import draw_count, energy_per_turn
 from .intents import plan_intent, resolve_intents
 from .rewards import offer_rewards
@@ -80,8 +80,8 @@ def check_end(e: Engine) -> bool:
     """Re-read the battlefield; if the battle is decided, commit BattleWon or BattleLost."""
     units = e.s.units
     if units[0].alive:
-        for i in range(1, len(units)):  # (an index loop: no copy of the list per call)
-            if units[i].alive:
+        for u in units:  # (the list itself: no copy, no range per call)
+            if u.alive and u.uid:  # a living enemy (the player is unit 0)
                 return False
     s = e.s
     won = units[0].alive
@@ -169,7 +169,8 @@ def step_turn_start(e: Engine, f: Frame) -> None:
                 s.hooks = kept
                 resolve_intents(e)
         # 2. the player's armor by BattleRules.armor_decay
-        _armor(e, player)
+        if player.block:  # (no block: ``_armor`` leaves it at 0)
+            _armor(e, player)
         # 3. this turn's energy (refilled, not added)
         s.energy = energy_per_turn(e)
         # 4. delayed triggers scheduled for PlayerTurnStart
@@ -182,7 +183,9 @@ def step_turn_start(e: Engine, f: Frame) -> None:
         # 5. clear the played-this-turn record
         s.played.clear()
         # 6. turn-start behaviours of player statuses, then of cards in hand
-        entries = status_entries(e, player, "on_turn_start") if player.statuses else []
+        statuses = player.statuses
+        entries = (status_entries(e, player, "on_turn_start")
+                   if statuses and not e.c.turn_start_statuses.isdisjoint(statuses) else [])
         cards = s.cards
         for uid in s.hand:
             node = cards[uid].active.on_turn_start
@@ -198,7 +201,8 @@ def step_turn_start(e: Engine, f: Frame) -> None:
             s.drawn.clear()
             if e.hot:
                 e.record((DrawPhase, s.turn))
-            if player.statuses:
+            statuses = player.statuses
+            if statuses and not e.c.draw_phase_statuses.isdisjoint(statuses):
                 run_status_entries(e, player, "on_draw_phase")
                 if stack[-1] is not f or s.pause:
                     return
@@ -246,7 +250,9 @@ def step_turn_end(e: Engine, f: Frame) -> None:
         # 1. DiscardPhase and its status behaviours
         if e.hot:
             e.record((DiscardPhase, s.turn))
-        if player.statuses:
+        statuses = player.statuses
+        if statuses and not e.c.discard_phase_statuses.isdisjoint(statuses):
+            # (tested here: with no such branch the call queues nothing, and this goes on)
             run_status_entries(e, player, "on_discard_phase")
             if stack[-1] is not f or s.pause:
                 return
@@ -284,17 +290,22 @@ def step_turn_end(e: Engine, f: Frame) -> None:
     if f.pc == 3:
         f.pc = 4
         # 3. turn-end behaviours of player statuses
-        if player.statuses:
+        statuses = player.statuses
+        if statuses and not e.c.turn_end_statuses.isdisjoint(statuses):
             run_status_entries(e, player, "on_turn_end")
             if stack[-1] is not f or s.pause:
                 return
     if f.pc == 4:
         f.pc = 5
         # 4. status decay, temporary cost rules, delayed triggers for PlayerTurnEnd
-        if player.statuses:
-            decay_statuses(e, player)
-        # (uid order: instances are created in that order)
-        for inst in [c for c in s.cards.values() if c.turn_delta or c.turn_set is not None]:
+        statuses = player.statuses
+        if statuses and not e.c.turn_end_decaying.isdisjoint(statuses):
+            decay_statuses(e, player)  # (tested here: it decays nothing without such a status)
+        # (uid order: instances are created in that order; a plain loop, no copy of the
+        # instances: nothing adds one during it, a listener's changing calls raise BusyError)
+        for inst in s.cards.values():
+            if not inst.turn_delta and inst.turn_set is None:
+                continue
             inst.turn_delta = 0
             inst.turn_set = None
             if e.hot:
@@ -334,21 +345,30 @@ def hand_end(e: Engine, ids: list[int], i: int) -> int:
     persist = s.hand_rule is HAND_RULE_PERSIST
     # a discard with no branch to run (no On Discard here) is done inline: same effect as move
     player = s.units[0]
-    quiet = not player.statuses or _no_entry(e, "on_discard", player)
+    quiet = not player.statuses or e.c.discard_statuses.isdisjoint(player.statuses)
     discard = s.discard
     hot = e.hot
     n = len(ids)
-    if i == 0 and quiet and not persist and not e.subs and ids == hand and _plain(e, ids):
-        # the usual hand: every card goes to Discard with no branch to run (the inline discard
-        # below, for all of them at once, in hand order; no subscriber looks in between)
+    if i == 0 and quiet and not persist and not e.subs and ids == hand:
         for uid in ids:
-            cards[uid].pile = PILE_DISCARD
-        discard.extend(ids)
-        hand.clear()
-        if hot:
+            # (``_plain``, inlined: the hand is plain unless a card is Ethereal or Retain or
+            # has its own On Discard)
+            card = cards[uid].active
+            if card.on_discard is not None or not _ETHEREAL_RETAIN.isdisjoint(card.keywords):
+                break
+        else:
+            # the usual hand: every card goes to Discard with no branch to run (the inline
+            # discard below, for all of them at once, in hand order; no subscriber looks in
+            # between, so the log alone sees the events, in the same order)
+            record = e.record
             for uid in ids:
-                e.record((CardDiscarded, uid, cards[uid].card_id, SCOPE_HAND, SCOPE_DISCARD))
-        return n
+                held = cards[uid]
+                held.pile = PILE_DISCARD
+                if hot:
+                    record((CardDiscarded, uid, held.card_id, SCOPE_HAND, SCOPE_DISCARD))
+            discard.extend(ids)
+            hand.clear()
+            return n
     for j in range(i, n):
         uid = ids[j]
         inst = cards.get(uid)
@@ -376,23 +396,7 @@ def hand_end(e: Engine, ids: list[int], i: int) -> int:
     return n
 
 
-def _plain(e: Engine, ids: list[int]) -> bool:
-    """No card of ``ids`` is Ethereal or Retain or has its own On Discard."""
-    cards = e.s.cards
-    for uid in ids:
-        card = cards[uid].active
-        if card.on_discard is not None or not _ETHEREAL_RETAIN.isdisjoint(card.keywords):
-            return False
-    return True
-
-
-_ETHEREAL_RETAIN: Final = frozenset((KW_ETHEREAL, KW_RETAIN))
-
-
-def _no_entry(e: Engine, entry: str, u: Unit) -> bool:
-    """No status of ``u`` has an ``entry`` branch."""
-    having = e.c.entry_statuses.get(entry)
-    return not having or having.isdisjoint(u.statuses)
+_ETHEREAL_RETAIN: Final = frozenset((KW_ETHEREAL, KW_RETAIN))  # (read by ``hand_end``)
 
 
 # ---------------------------------------------------------------- EnemyPhase
@@ -433,7 +437,7 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
     s = e.s
     if f.data is None:
         enter(e, PHASE_ENEMY_PHASE)
-        f.data = [[u.uid for u in s.units[1:]], []]
+        f.data = [list(range(1, len(s.units))), []]  # (the enemy ids: a unit's id is its index)
     elif check_end(e):
         return
     ids = f.data[0]
@@ -477,9 +481,10 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
     #    summoned or revived during the phase, and one that skipped its turn, keeps its intent.
     units = s.units
     fresh = f.data[1]
+    decaying = e.c.round_end_decaying
     for u in units:
-        if u.alive and u.statuses:
-            decay_statuses(e, u, "round_end", fresh)
+        if u.alive and u.statuses and not decaying.isdisjoint(u.statuses):
+            decay_statuses(e, u, "round_end", fresh)  # (tested here: else it decays nothing)
     s.stack.pop()
     for uid in ids:
         if uid >= 0:
@@ -518,25 +523,32 @@ def _enemy_turn(e: Engine, f: Frame, phase: Frame, inline: bool) -> bool:
         # died during its own turn: a revive later in this phase gives the intent it keeps
         _keep_intent(phase, u.uid)
         return True
+    # (each status step tests its content set here: with none of those statuses its call would
+    # queue nothing, and the turn goes on)
+    c = e.c
     if f.pc == 0:
         f.pc = 1
         # 1. the enemy's armor and its turn-start statuses
-        _armor(e, u)
-        if u.statuses:
+        if u.block:  # (no block: ``_armor`` leaves it at 0)
+            _armor(e, u)
+        statuses = u.statuses
+        if statuses and not c.turn_start_statuses.isdisjoint(statuses):
             run_status_entries(e, u, "on_turn_start")
             if len(stack) != depth or s.pause:
                 return _suspend(e, f, depth, inline)
     if f.pc == 1:
         f.pc = 2
         # 2. control statuses: a skipped turn keeps the planned intent for the next round
-        if skips_turn(e, u):
+        statuses = u.statuses
+        if statuses and not c.skip_statuses.isdisjoint(statuses):  # (``skips_turn``, inlined)
             _keep_intent(phase, u.uid)
         else:
             # 3. the planned Intent Behavior
-            m = e.c.moves[u.def_id, u.move] if u.move else None
+            m = c.moves[u.def_id, u.move] if u.move else None
             if m is not None and m.behaviour is not None:
                 ctx = Ctx(u.uid, -1, 0, "", "intent")
-                dmg = move_damage(u, m)
+                # (``move_damage``, inlined: every intent with a behaviour reads it)
+                dmg = m.damage if m.damage_max is None else u.rolled.get(m.id, m.damage)
                 if dmg is not None:
                     ctx.vals["damage"] = dmg
                 ctx.vals["hits"] = m.hits
@@ -557,14 +569,16 @@ def _enemy_turn(e: Engine, f: Frame, phase: Frame, inline: bool) -> bool:
     if f.pc == 2:
         f.pc = 3
         # 4. turn-end statuses, then decay
-        if u.statuses:
+        statuses = u.statuses
+        if statuses and not c.turn_end_statuses.isdisjoint(statuses):
             run_status_entries(e, u, "on_turn_end")
             if len(stack) != depth or s.pause:
                 return _suspend(e, f, depth, inline)
     if not u.alive:
         _keep_intent(phase, u.uid)
         return True
-    if u.statuses:
+    statuses = u.statuses
+    if statuses and not c.turn_end_decaying.isdisjoint(statuses):
         decay_statuses(e, u)
     # ... and the Card Hooks that count enemy turns: one more has ended
     if s.hooks:

@@ -76,6 +76,15 @@ class Content:
         # ids of the enemies whose AI has HP rules (a hit on any other re-plans nothing)
         self.hp_rule_enemies: frozenset[str] = frozenset(
             en.id for en in self.enemies.values() if en.ai.hp_rules)
+        # enemy id -> the total weight of its weighted table, for the plain tables: a nonempty
+        # table where no entry has a fallback or a once/after/before condition and no move is
+        # listed twice (the pick then reads only the repeat limit of the last planned move)
+        self.plain_weight_totals: dict[str, int] = {
+            en.id: sum(w.weight for w in en.ai.weighted) for en in self.enemies.values()
+            if en.ai.weighted
+            and len({w.move for w in en.ai.weighted}) == len(en.ai.weighted)
+            and not any(w.fallback or w.once or w.after is not None or w.before is not None
+                        for w in en.ai.weighted)}
         # ids of the control statuses (skip the holder's turn) and of those that keep its block
         self.skip_statuses: frozenset[str] = frozenset(
             st.id for st in self.statuses.values() if st.skip_turn)
@@ -104,6 +113,16 @@ class Content:
         self.play_statuses: frozenset[str] = frozenset(by_entry.get("on_play", ()))
         self.hit_statuses: frozenset[str] = frozenset(
             by_entry.get("on_attacked", set()) | by_entry.get("on_damage_taken", set()))
+        # ... and the sets the turn steps read (each step tests its set before a call)
+        self.turn_start_statuses: frozenset[str] = frozenset(by_entry.get("on_turn_start", ()))
+        self.turn_end_statuses: frozenset[str] = frozenset(by_entry.get("on_turn_end", ()))
+        self.discard_phase_statuses: frozenset[str] = frozenset(
+            by_entry.get("on_discard_phase", ()))
+        self.draw_phase_statuses: frozenset[str] = frozenset(by_entry.get("on_draw_phase", ()))
+        self.discard_statuses: frozenset[str] = frozenset(by_entry.get("on_discard", ()))
+        self.drawn_statuses: frozenset[str] = frozenset(by_entry.get("on_drawn", ()))
+        self.turn_end_decaying: frozenset[str] = frozenset(by_moment.get("turn_end", ()))
+        self.round_end_decaying: frozenset[str] = frozenset(by_moment.get("round_end", ()))
         self._pools: dict[str, tuple[RewardTable, dict[str, tuple[GameCard, ...]]]] = {}
         self._draws: dict[str, tuple[RewardTable, RewardDraw]] = {}
         # Every graph gets a program key; every node a (key, index) reference for saves.
