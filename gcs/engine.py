@@ -192,8 +192,7 @@ class Engine:
         if log:
             n.log = self.log
             n.log_shared = self.log_shared = True
-            if n._logging:
-                n.record = n._unshare_record  # (refresh_hot's pick: no subscriber, a shared log)
+            n.refresh_hot()
             self.refresh_hot()
         return n
 

@@ -46,11 +46,8 @@ def _u64(x: i64) -> int:
 
 
 def _mix64(x: i64) -> i64:
-    """``mix`` on i64 (wrapping; ``>>`` is arithmetic, so each shift is masked to unsigned)."""
-    x = x + _GAMMA_S
-    x = (x ^ ((x >> 30) & 0x3FFFFFFFF)) * _MUL1_S
-    x = (x ^ ((x >> 27) & 0x1FFFFFFFFF)) * _MUL2_S
-    return x ^ ((x >> 31) & 0x1FFFFFFFF)
+    """``mix`` on i64: the output mix of the state after ``x`` (see ``_out64``)."""
+    return _out64(x + _GAMMA_S)
 
 
 def mix(x: int) -> int:
@@ -105,15 +102,14 @@ class Rng:
         return v & _MASK
 
     def next64(self) -> int:
-        """The next 64 random bits, as an unsigned integer."""
+        """The next 64 random bits, as an unsigned integer (``mix`` of the state before the
+        step: SplitMix64 outputs the mix of the advanced state)."""
         if _NATIVE:
             self._s = s = self._s + _GAMMA_S
             return _u64(_out64(s))
         v: int = self._s
-        self._s = s2 = (v + 0x9E3779B97F4A7C15) & _MASK
-        z = ((s2 ^ (s2 >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
+        self._s = (v + 0x9E3779B97F4A7C15) & _MASK
+        return mix(v)
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)`` (``n`` >= 1)."""

@@ -47,7 +47,6 @@ def card_choices_reference(e: Engine, table: RewardTable) -> list[str]:
     return picked
 
 
-
 RARITIES = ("common", "uncommon", "rare", "special", "basic", "curse")
 
 
