@@ -76,7 +76,7 @@ def ext_modules() -> list[Any]:
 
     os.chdir(ROOT)  # mypycify takes paths relative to the project
     # The type check that compiling needs covers the listed modules only, and reads no config:
-    # an isolated build environment has no stubs or runtime dependencies (PyYAML, pydantic) of
+    # an isolated build environment has no stubs or runtime dependencies (PyYAML) of
     # the modules they import; `mypy --strict` of the whole package is the test suite's job.
     flags = ["--config-file=", "--ignore-missing-imports", "--follow-imports=silent"]
     exts: list[Any] = mypycify([*flags, *compiled_modules()],

@@ -7,7 +7,7 @@ package (mypyc-compiled engine core) that ``./scripts/gcs`` runs and the second 
 The wheel is built exactly as ``pip wheel .`` builds it (setup.py decides compiled or pure),
 from a clean copy of the sources, without build isolation (the build requirements are installed
 in ``.venv`` by scripts/_env.sh). ``.venv/compiled`` is a virtual environment that holds only
-gcs; a ``.pth`` file lends it the packages of ``.venv`` (PyYAML, pydantic, pytest, ...), so
+gcs; a ``.pth`` file lends it the packages of ``.venv`` (PyYAML, typer, pytest, ...), so
 nothing is installed twice. It is rebuilt only when the sources, mypy or Python change.
 """
 
