@@ -346,6 +346,45 @@ def test_cli_output_on_a_non_terminal_has_no_carriage_return_frames() -> None:
     assert lines[-1].startswith("jaw_worm: 400/400 battles (100%)")
     assert "encounter      jaw_worm" in p.stdout
 
+def test_cli_progress_on_a_terminal_is_a_rich_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a terminal, progress is a rich bar with the label, the count and the rate."""
+    import io
+    import sys
+
+    from gcs.cli.progress import progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    with progress("jaw_worm") as update:
+        assert update is not None
+        update(40, 400)
+        update(400, 400)
+    shown = screen.getvalue()
+    assert "jaw_worm" in shown and "400/400" in shown and "battles/s" in shown
+    assert "\x1b[" in shown  # drawn as a terminal bar, not as plain lines
+
+
+def test_cli_machine_output_never_imports_rich() -> None:
+    """``--json`` (and ``--quiet``) print no rich text, so the command does not pay rich's import
+    at start-up: a sweep's workers and scripts start that much sooner."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from gcs.cli import main; "
+            "rc = main(['simulate', '--encounter', 'jaw_worm', '--battles', '3', '--json']); "
+            "assert rc == 0, rc; "
+            "assert not [m for m in sys.modules if m.split('.')[0] in ('rich', 'pydantic')], "
+            "'rich or pydantic imported'")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                       check=False)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["battles"] == 3
+
+
 
 def test_cli_a_forwarding_command_passes_raw_arguments(capsys: Capsys) -> None:
     """How ``gcs monitor`` plugs in: ``forward`` hands every argument to ``main(argv) -> int``."""

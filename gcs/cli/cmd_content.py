@@ -5,11 +5,9 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 
 from ..content.defs import GameCard
-from .common import Pack, console, load_pack
+from .common import Pack, console, escape, load_pack
 
 
 def register(app: typer.Typer) -> None:
@@ -34,6 +32,8 @@ def cards(query: Annotated[str | None, typer.Argument(
               help="show cards whose id, name, type, keyword or text contains this")] = None,
           pack: Pack = None) -> None:
     """A table of the pack's cards (optionally filtered)."""
+    from rich.table import Table
+
     content = load_pack(pack)
     t = Table(title=f"cards of pack {content.pack_id!r}", header_style="bold")
     for col in ("id", "name", "cost", "type", "rarity", "keywords", "text"):
@@ -76,6 +76,8 @@ def card_text(card: GameCard) -> str:
 
 def encounters(pack: Pack = None) -> None:
     """A table of the pack's encounters, their enemies (HP range) and moves."""
+    from rich.table import Table
+
     content = load_pack(pack)
     t = Table(title=f"encounters of pack {content.pack_id!r}", header_style="bold")
     for col in ("id", "kind", "enemy", "hp", "moves"):

@@ -6,9 +6,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
-from .common import console
+from .common import console, escape
 
 
 def register(app: typer.Typer) -> None:

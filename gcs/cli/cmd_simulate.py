@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 
 from ..report.stats import wilson
 from ..sim.jobs import Job, Summary, format_deck, parse_deck
@@ -21,10 +19,14 @@ from .common import (
     check_deck,
     check_encounter,
     console,
+    escape,
     load_pack,
     resolve_policy,
 )
 from .progress import progress
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 Encounters = Annotated[list[str], typer.Option(
     "--encounter", "-e", help="encounter id; repeat it (or give a,b,c) for several")]
@@ -142,6 +144,8 @@ def print_summary(con: Any, job: Job, s: Summary, workers: object) -> None:
     _kv(con, "hp left (won)", f"mean {d['mean_hp_left_when_won']:.2f}")
     _kv(con, "damage taken", f"mean {d['mean_damage_taken']:.2f}")
     _kv(con, "decisions", f"mean {d['mean_decisions']:.2f} per battle")
+    from rich.table import Table
+
     t = Table(box=None, pad_edge=False, header_style="bold")
     t.add_column("card")
     t.add_column("plays/battle", justify="right")
@@ -155,6 +159,8 @@ def print_summary(con: Any, job: Job, s: Summary, workers: object) -> None:
 
 def comparison(jobs: tuple[Job, ...], sums: list[Summary]) -> Table:
     """One line per job: the side-by-side view of a sweep over several encounters or decks."""
+    from rich.table import Table
+
     t = Table(title="side by side", header_style="bold")
     for col in ("encounter", "deck", "battles", "win rate", "95% CI", "turns", "hp left (won)"):
         t.add_column(col, justify="left" if col in ("encounter", "deck") else "right")

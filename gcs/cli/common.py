@@ -6,13 +6,15 @@ import difflib
 import os
 import sys
 from collections.abc import Iterable
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 
 from ..content.db import Content
 from ..errors import GameError
+
+if TYPE_CHECKING:  # (rich is imported when something is printed: `--json` never loads it)
+    from rich.console import Console
 
 Pack = Annotated[str | None, typer.Option("--pack", help="content pack directory (default: bundled)")]
 Seed = Annotated[int, typer.Option("--seed", help="the seed: same seed, same battles")]
@@ -75,6 +77,15 @@ def resolve_policy(policy: str) -> str:
 
 def console(stderr: bool = False) -> Console:
     """A rich console on the current stdout (or stderr): colour only on a terminal."""
+    from rich.console import Console
+
     stream = sys.stderr if stderr else sys.stdout
     tty = hasattr(stream, "isatty") and stream.isatty()
     return Console(file=stream, highlight=False, width=None if tty else 120)
+
+
+def escape(text: str) -> str:
+    """``text`` with rich markup escaped (rich's ``escape``, imported when first needed)."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)

@@ -1,4 +1,5 @@
-"""Progress of a sweep: a rich bar with rate and ETA on a terminal, plain lines otherwise."""
+"""Progress of a sweep: a rich bar with rate and ETA on a terminal, plain lines otherwise
+(rich is imported for the bar only)."""
 
 from __future__ import annotations
 
@@ -8,29 +9,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.text import Text
-
 from .common import console
 
 Callback = Callable[[int, int], None]
-
-
-class RateColumn(ProgressColumn):
-    """Battles per second."""
-
-    def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text("" if speed is None else f"{speed:,.0f} battles/s", style="cyan")
 
 
 class PlainLines:
@@ -64,9 +45,9 @@ def progress(label: str, quiet: bool = False) -> Iterator[Callback | None]:
     if not sys.stderr.isatty():
         yield PlainLines(label, sys.stderr)
         return
-    bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   RateColumn(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                   console=console(stderr=True), transient=False)
+    from .progress_bar import bar_on
+
+    bar = bar_on(console(stderr=True))
     task = bar.add_task(label, total=None)
     with bar:
         def update(done: int, total: int) -> None:
