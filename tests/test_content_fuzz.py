@@ -11,7 +11,8 @@ from fuzz_support import data_paths
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gcs.content.loader import load_content, read_yaml
+from gcs.content.loader import load_content
+from gcs.content.yamldoc import read_yaml
 from gcs.errors import ContentError
 
 PACK = Path(__file__).resolve().parent.parent / "gcs" / "data" / "ironclad"

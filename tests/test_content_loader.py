@@ -11,7 +11,8 @@ import pytest
 
 from gcs.content import cache
 from gcs.content.db import Content
-from gcs.content.loader import BUILTIN, builtin_content, load_content, read_yaml, validate_path
+from gcs.content.loader import BUILTIN, builtin_content, load_content, validate_path
+from gcs.content.yamldoc import read_yaml
 from gcs.enums import CardType, Decay, IntentKind, Keyword, PileScope, Rarity, TargetMode
 from gcs.flow import nodes as N
 from gcs.flow.exprs import (
@@ -254,6 +255,21 @@ def test_cache_hit_returns_equal_content(tmp_path: Path, private_cache: Path) ->
                  "graphs"):
         assert dict(getattr(again, name)) == dict(getattr(first, name)), name
     assert again.node_ref(again.cards["bash"].on_play) == ("card:bash:on_play", 0)
+
+
+def test_a_cached_pack_loads_without_pyyaml(private_cache: Path) -> None:
+    """A cache hit reads no YAML, so PyYAML is never imported (a command's start-up is that much
+    shorter); the first load, from the files, does read it."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from gcs.content.loader import BUILTIN, load_content; "
+            "c = load_content(BUILTIN); print(len(c.cards), 'yaml' in sys.modules)")
+    env = dict(os.environ, GCS_CACHE_DIR=str(private_cache))
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                           timeout=300, check=True).stdout.split() for _ in range(2)]
+    cards = str(len(builtin_content().cards))
+    assert runs == [[cards, "True"], [cards, "False"]]
 
 
 def test_changed_file_misses_the_cache(tmp_path: Path, private_cache: Path) -> None:
