@@ -324,16 +324,40 @@ def test_a_plain_enemy_turn_runs_inside_the_enemy_phase_call(
     fast, slow = _twins(content, ["strike"] * 5 + ["defend"] * 5, "jaw_worm", seed=8)
     for g in (fast, slow):
         g.start_battle("jaw_worm")
-    kinds = (K.ENEMY_TURN, K.ENTRY, K.ENEMY_PHASE)
+    kinds = (K.ENEMY_TURN, K.ENTRY, K.ENEMY_PHASE, K.TURN_END)
     for turn in range(4):  # the opener (Chomp), then moves with their ENTRY frames
         seen = _count_frames(monkeypatch, kinds)
         fast.end_player_turn()
         assert seen[K.ENEMY_TURN] == 0 and seen[K.ENTRY] == 0, turn
-        assert seen[K.ENEMY_PHASE] == 1  # the phase and its enemy's turn: one call
+        # the phase and its enemy's turn run inside the turn end's call (``_next_phase``)
+        assert seen[K.TURN_END] == 1 and seen[K.ENEMY_PHASE] == 0
         monkeypatch.undo()
         seen = _count_frames(monkeypatch, kinds)
         slow.end_player_turn()
         assert seen[K.ENEMY_TURN] >= 1 and seen[K.ENEMY_PHASE] == 2
+        monkeypatch.undo()
+        assert fast._e.s.steps == slow._e.s.steps
+        assert _state(fast) == _state(slow)
+        assert fast.event_log == slow.event_log
+
+
+def test_a_plain_turn_cycle_is_one_trip_through_the_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a subscriber, EndPlayerTurn's frame goes on into the EnemyPhase and that into
+    PlayerTurnStart in the same handler call (each phase's frame the one before, reset); with
+    one, each phase is a trip of its own through the loop. The steps, state and events agree."""
+    content = _content()
+    fast, slow = _twins(content, ["strike"] * 5 + ["defend"] * 5, "jaw_worm", seed=3)
+    for g in (fast, slow):
+        g.start_battle("jaw_worm")
+    kinds = (K.TURN_END, K.ENEMY_PHASE, K.TURN_START)
+    for turn in range(3):
+        seen = _count_frames(monkeypatch, kinds)
+        fast.end_player_turn()
+        assert seen == {K.TURN_END: 1, K.ENEMY_PHASE: 0, K.TURN_START: 0}, turn
+        monkeypatch.undo()
+        seen = _count_frames(monkeypatch, kinds)
+        slow.end_player_turn()
+        assert seen[K.TURN_END] >= 1 and seen[K.ENEMY_PHASE] >= 1 and seen[K.TURN_START] >= 1
         monkeypatch.undo()
         assert fast._e.s.steps == slow._e.s.steps
         assert _state(fast) == _state(slow)

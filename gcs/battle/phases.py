@@ -113,6 +113,30 @@ def inline_ok(e: Engine, steps: int) -> bool:
     return not e.subs and e.s.steps + steps < e.step_limit
 
 
+def _next_phase(e: Engine, f: Frame, kind: int) -> None:
+    """Queue the next phase (``kind``: TURN_START or ENEMY_PHASE) after the phase frame ``f``,
+    just popped, and run its first step now when nobody can tell.
+
+    The new frame is ``f`` itself, reset to a fresh frame of ``kind`` (node, data and scope
+    None, step 0): nothing else holds ``f``, so this is the pop-and-push of a new frame
+    without making one. The loop would count the running step, then, with no pause (a phase
+    step that paused has returned before this), call the new frame's handler: with no
+    subscriber and a step guard that stops neither, that count and call happen here (one trip
+    through the loop less; the handler returns to the loop as it would have).
+    """
+    f.kind = kind
+    f.pc = 0
+    f.data = None
+    s = e.s
+    s.stack.append(f)
+    if not s.pause and inline_ok(e, 1):
+        s.steps += 1  # the loop's count of the step that queued it
+        if kind == K.TURN_START:
+            step_turn_start(e, f)
+        else:
+            step_enemy_phase(e, f)
+
+
 # ---------------------------------------------------------------- StartBattle
 def step_start(e: Engine, f: Frame) -> None:
     s = e.s
@@ -145,7 +169,7 @@ def step_start(e: Engine, f: Frame) -> None:
         # 7. PlayerTurnStart, then the first PlayerPhase
         s.stack.pop()
         if not check_end(e):
-            s.stack.append(Frame(K.TURN_START, None, 0, None, None))
+            _next_phase(e, f, K.TURN_START)
 
 
 # ---------------------------------------------------------------- PlayerTurnStart
@@ -320,9 +344,9 @@ def step_turn_end(e: Engine, f: Frame) -> None:
         e.record((TurnEnded, s.turn))
     if s.extra_turns > 0:
         s.extra_turns -= 1
-        stack.append(Frame(K.TURN_START, None, 0, None, None))
+        _next_phase(e, f, K.TURN_START)
     else:
-        stack.append(Frame(K.ENEMY_PHASE, None, 0, None, None))
+        _next_phase(e, f, K.ENEMY_PHASE)
 
 
 def step_hand_end(e: Engine, f: Frame) -> None:
@@ -490,7 +514,7 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
         if uid >= 0:
             plan_intent(e, units[uid])
     s.turn += 1
-    s.stack.append(Frame(K.TURN_START, None, 0, None, None))
+    _next_phase(e, f, K.TURN_START)
 
 
 def step_enemy_turn(e: Engine, f: Frame) -> None:
