@@ -63,6 +63,8 @@ LIFECYCLE = (
     card("enemy_later", 1, on_play=seq(N.WaitUntil("enemy_phase_end"), N.DrawCards(1))),
 )
 REACTOR = StatusDef("reactor", "Reactor", entries={"on_drawn": mark(7), "on_discard": mark(8)})
+# a status the turn cycle never reads (Burning Blood's kind): a player holding only it is quiet
+EMBER = StatusDef("ember", "Ember", entries={"on_battle_end": mark(10)})
 # Enemies whose turns queue work, so that the inline enemy turn gives way to its frame: turn
 # start and end status branches, an intent that waits for the end of the EnemyPhase, one that
 # hits several times, one that makes the player draw, and a control status that skips turns.
@@ -92,7 +94,7 @@ ENCOUNTERS = (EncounterDef("keep_all", "Keep All", ("dummy",),
 
 
 def _content(player_statuses: dict[str, int] | None = None) -> Content:
-    return pack(*LIFECYCLE, statuses=(REACTOR, watcher("watch", 50), *ENEMY_STATUSES),
+    return pack(*LIFECYCLE, statuses=(REACTOR, EMBER, watcher("watch", 50), *ENEMY_STATUSES),
                 enemies=ENEMIES, encounters=ENCOUNTERS, player_statuses=player_statuses)
 
 
@@ -154,7 +156,8 @@ def _play_twins(fast: gcs.Game, slow: gcs.Game, encounter: str, seed: int,
     return n
 
 
-@pytest.mark.parametrize("player_statuses", [None, {"reactor": 1}, {"watch": 1}])
+@pytest.mark.parametrize("player_statuses", [None, {"reactor": 1}, {"watch": 1}, {"ember": 1},
+                                             {"ember": 1, "asleep": 3}])
 def test_turn_shortcuts_play_as_the_step_tables(player_statuses: dict[str, int] | None) -> None:
     content = _content(player_statuses)
     rng = random.Random(11)

@@ -268,14 +268,19 @@ def step_turn_end(e: Engine, f: Frame) -> None:
         return
     stack = s.stack
     player = s.units[0]
+    c = e.c
+    # (each status step below tests its own set, a part of ``turn_end_any``: a player with
+    # none of those statuses now passes every test, and nothing in this call gives one
+    # without queuing work first, after which this returns: the tests are skipped at once)
+    statuses = player.statuses
+    quiet = not statuses or c.turn_end_any.isdisjoint(statuses)
     if f.pc == 0:
         f.pc = 1
         enter(e, PHASE_PLAYER_TURN_END)
         # 1. DiscardPhase and its status behaviours
         if e.hot:
             e.record((DiscardPhase, s.turn))
-        statuses = player.statuses
-        if statuses and not e.c.discard_phase_statuses.isdisjoint(statuses):
+        if not quiet and not c.discard_phase_statuses.isdisjoint(statuses):
             # (tested here: with no such branch the call queues nothing, and this goes on)
             run_status_entries(e, player, "on_discard_phase")
             if stack[-1] is not f or s.pause:
@@ -303,7 +308,7 @@ def step_turn_end(e: Engine, f: Frame) -> None:
             # the HAND_END step runs here (counted); if a card's lifecycle queued branches,
             # the HAND_END frame with the cards still to do goes under them, as the loop has it
             depth = len(stack)
-            done = hand_end(e, ids, 0)
+            done = hand_end(e, ids, 0, quiet)
             s.steps += 1
             if len(stack) != depth or s.pause:
                 stack.insert(depth, Frame(K.HAND_END, None, done, ids, None))
@@ -314,16 +319,14 @@ def step_turn_end(e: Engine, f: Frame) -> None:
     if f.pc == 3:
         f.pc = 4
         # 3. turn-end behaviours of player statuses
-        statuses = player.statuses
-        if statuses and not e.c.turn_end_statuses.isdisjoint(statuses):
+        if not quiet and not c.turn_end_statuses.isdisjoint(statuses):
             run_status_entries(e, player, "on_turn_end")
             if stack[-1] is not f or s.pause:
                 return
     if f.pc == 4:
         f.pc = 5
         # 4. status decay, temporary cost rules, delayed triggers for PlayerTurnEnd
-        statuses = player.statuses
-        if statuses and not e.c.turn_end_decaying.isdisjoint(statuses):
+        if not quiet and not c.turn_end_decaying.isdisjoint(statuses):
             decay_statuses(e, player)  # (tested here: it decays nothing without such a status)
         # (uid order: instances are created in that order; a plain loop, no copy of the
         # instances: nothing adds one during it, a listener's changing calls raise BusyError)
@@ -357,10 +360,11 @@ def step_hand_end(e: Engine, f: Frame) -> None:
         s.stack.pop()
 
 
-def hand_end(e: Engine, ids: list[int], i: int) -> int:
+def hand_end(e: Engine, ids: list[int], i: int, calm: bool = False) -> int:
     """The turn-end hand from ``ids[i]`` on, one card at a time: Ethereal exhausts, Retain
     stays, else the hand rule. Returns the index of the next card: after a card whose move
-    queued lifecycle branches (they run before the next card), or ``len(ids)`` when done."""
+    queued lifecycle branches (they run before the next card), or ``len(ids)`` when done.
+    ``calm``: the caller found that the player has no ``turn_end_any`` status now."""
     s = e.s
     stack = s.stack
     depth = len(stack)
@@ -369,7 +373,7 @@ def hand_end(e: Engine, ids: list[int], i: int) -> int:
     persist = s.hand_rule is HAND_RULE_PERSIST
     # a discard with no branch to run (no On Discard here) is done inline: same effect as move
     player = s.units[0]
-    quiet = not player.statuses or e.c.discard_statuses.isdisjoint(player.statuses)
+    quiet = calm or not player.statuses or e.c.discard_statuses.isdisjoint(player.statuses)
     discard = s.discard
     hot = e.hot
     n = len(ids)
