@@ -391,3 +391,40 @@ def test_enemy_turns_that_queue_work_fall_back_to_their_frames(
     assert fast.event_log == slow.event_log
     amounts = [x.amount for x in fast.event_log if isinstance(x, ev.GoldGained)]
     assert 6000 in amounts  # the waiting intent resumed at the end of the EnemyPhase
+
+
+def test_a_plain_battle_start_is_one_trip_through_the_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a subscriber, StartBattle steps 4-7 (the opening draw included) and the first
+    PlayerTurnStart run in the START frame's one call; with one, each is a trip of its own.
+    The steps, state and events agree, Innate and On Drawn cards included."""
+    content = _content()
+    for deck in (["strike"] * 5 + ["defend"] * 5, ["drawn_mark", "strike", "drawn_draw"] * 3):
+        fast, slow = _twins(content, deck, "jaw_worm", seed=4)
+        kinds = (K.START, K.DRAW, K.TURN_START)
+        seen = _count_frames(monkeypatch, kinds)
+        fast.start_battle("jaw_worm")
+        if "drawn_mark" not in deck:
+            assert seen == {K.START: 1, K.DRAW: 0, K.TURN_START: 0}
+        monkeypatch.undo()
+        seen = _count_frames(monkeypatch, kinds)
+        slow.start_battle("jaw_worm")
+        assert seen[K.START] == 4 and seen[K.DRAW] >= 1 and seen[K.TURN_START] >= 1
+        monkeypatch.undo()
+        assert fast._e.s.steps == slow._e.s.steps
+        assert _state(fast) == _state(slow)
+        assert fast.event_log == slow.event_log
+
+
+def test_a_battle_start_stops_at_the_same_step_as_the_step_tables() -> None:
+    """A step limit inside StartBattle stops the fast start where the frames stop it."""
+    content = _content()
+    deck = ["strike"] * 5 + ["defend"] * 4 + ["drawn_mark"]
+    outs = set()
+    for limit in range(1, 20):
+        rules = gcs.BattleRules(step_limit=limit)
+        fast, slow = _twins(content, deck, "busy_enemies", seed=limit, rules=rules)
+        out = _step(fast, lambda g: g.start_battle("busy_enemies"))
+        assert out == _step(slow, lambda g: g.start_battle("busy_enemies")), limit
+        assert fast._e.s.steps == slow._e.s.steps and _state(fast) == _state(slow), limit
+        outs.add(out.split(":")[0])
+    assert outs == {"StepLimitError", "ok"}

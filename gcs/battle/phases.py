@@ -55,7 +55,7 @@ from ..flow.interp import count_steps, fire_delayed, start_entry
 from ..flow.nodes import RegisterCardHook
 from ..flow.program import NEEDS_ENTRY
 from . import frames as K
-from .cards import draw_turn_at_once, move, push_draw, push_entries
+from .cards import draw_at_once, move, push_draw, push_entries
 from .combat import decay_statuses, run_status_entries, set_block, status_entries
 from .hooks import draw_count, energy_per_turn
 from .intents import plan_intent, resolve_intents
@@ -139,37 +139,60 @@ def _next_phase(e: Engine, f: Frame, kind: int) -> None:
 
 # ---------------------------------------------------------------- StartBattle
 def step_start(e: Engine, f: Frame) -> None:
+    """StartBattle steps 4-7, one per call; when nobody can tell (``inline_ok``) a step goes
+    on into the next in the same call, counting the engine step the loop would have (and the
+    opening draw runs here, as ``draw_at_once``), so the battle starts in one trip through the
+    loop. A step that queued work returns and the loop comes back for the next."""
     s = e.s
-    pc = f.pc
-    f.pc += 1
-    if pc == 0:
+    stack = s.stack
+    if f.pc == 0:
+        f.pc = 1
         # 1-3 ran in start_battle (clear, create units, build and shuffle the draw pile).
         # 4. Innate cards first (moved to the top in master-deck order: the first Innate
         #    card of the deck is drawn first), then the opening draw.
-        innate = sorted(u for u in s.draw if KW_INNATE in s.cards[u].active.keywords)
+        cards = s.cards
+        innate = [u for u in s.draw if KW_INNATE in cards[u].active.keywords]
         if innate:
+            innate.sort()
             chosen = set(innate)
             s.draw[:] = [u for u in s.draw if u not in chosen] + innate[::-1]
-        push_draw(e, max(e.rules.starting_hand_size, len(innate)), automatic=True)
-    elif pc == 1:
+        count = max(e.rules.starting_hand_size, len(innate))
+        if not inline_ok(e, 2) or (count > 0 and not draw_at_once(e, count)):
+            push_draw(e, count, automatic=True)
+            return
+        # the DRAW step ran here (counted); a card's On Drawn branch was queued under the DRAW
+        # frame's rest, else this is this frame's next call
+        if stack[-1] is not f or s.pause:
+            return
+        s.steps += 1
+    if f.pc == 1:
+        f.pc = 2
         # 5. TurnNumber = 1 and OnBattleStarted (the phase is still INITIALIZE)
         s.turn = 1
         if e.hot:
             e.record((BattleStarted, s.encounter, s.turn))
-    elif pc == 2:
+        if not inline_ok(e, 1):
+            return
+        s.steps += 1  # (the loop's count of this step; the next one goes on here)
+    if f.pc == 2:
+        f.pc = 3
         # 6. first enemy intents, then the battle-start status behaviours
         for u in s.units[1:]:
             plan_intent(e, u)
         entries = []
-        for u in s.units:
-            entries += status_entries(e, u, "on_battle_start")
+        if "on_battle_start" in e.c.entry_statuses:  # (else every unit's list is empty)
+            for u in s.units:
+                entries += status_entries(e, u, "on_battle_start")
         if entries:
             push_entries(e, entries)
-    else:
-        # 7. PlayerTurnStart, then the first PlayerPhase
-        s.stack.pop()
-        if not check_end(e):
-            _next_phase(e, f, K.TURN_START)
+            return
+        if not inline_ok(e, 1):
+            return
+        s.steps += 1
+    # 7. PlayerTurnStart, then the first PlayerPhase
+    stack.pop()
+    if not check_end(e):
+        _next_phase(e, f, K.TURN_START)
 
 
 # ---------------------------------------------------------------- PlayerTurnStart
@@ -234,7 +257,8 @@ def step_turn_start(e: Engine, f: Frame) -> None:
         f.pc = 4
         # ... then draw DrawPerTurn cards
         if s.player_turns >= 2:
-            if inline_ok(e, 2) and draw_turn_at_once(e):
+            # (with no hook possible, as ``draw_at_once`` requires, ``draw_count`` is DrawPerTurn)
+            if inline_ok(e, 2) and draw_at_once(e, e.rules.draw_per_turn):
                 # the DRAW step ran here (counted); a card's On Drawn branch was queued under
                 # the DRAW frame's rest, else it is done and this is this frame's resume
                 if stack[-1] is not f:
