@@ -129,7 +129,8 @@ def _next_phase(e: Engine, f: Frame, kind: int) -> None:
     f.data = None
     s = e.s
     s.stack.append(f)
-    if not s.pause and inline_ok(e, 1):
+    # (``inline_ok(e, 1)``, inlined: every phase change of a turn cycle asks it)
+    if not s.pause and not e.subs and s.steps + 1 < e.step_limit:
         s.steps += 1  # the loop's count of the step that queued it
         if kind == K.TURN_START:
             step_turn_start(e, f)
