@@ -57,7 +57,7 @@ from ..flow.program import NEEDS_ENTRY
 from . import frames as K
 from .cards import draw_at_once, move, push_draw, push_entries
 from .combat import decay_statuses, run_status_entries, set_block, status_entries
-from .hooks import draw_count, energy_per_turn
+from .hooks import draw_count, energy_per_turn, hooks_possible
 from .intents import plan_intent, resolve_intents
 from .rewards import offer_rewards
 from .state import ActiveHook, Ctx, Frame, Unit
@@ -204,6 +204,9 @@ def step_turn_start(e: Engine, f: Frame) -> None:
         return
     stack = s.stack
     player = s.units[0]
+    # ``hooks_possible`` as step 3 found it, kept while nothing can have changed it: in this
+    # call, steps 4-7 run only when nothing ran in between (a step that queues work returns)
+    hooks: bool | None = None
     if f.pc == 0:
         f.pc = 1
         enter(e, PHASE_PLAYER_TURN_START)
@@ -219,10 +222,13 @@ def step_turn_start(e: Engine, f: Frame) -> None:
         # 2. the player's armor by BattleRules.armor_decay
         if player.block:  # (no block: ``_armor`` leaves it at 0)
             _armor(e, player)
-        # 3. this turn's energy (refilled, not added)
-        s.energy = energy_per_turn(e)
+        # 3. this turn's energy (refilled, not added); with no hook possible (the first test of
+        #    ``energy_per_turn``) it is EnergyPerTurn
+        hooks = hooks_possible(e)
+        s.energy = energy_per_turn(e) if hooks else e.rules.energy_per_turn
         # 4. delayed triggers scheduled for PlayerTurnStart
         if s.delayed:
+            hooks = None  # (a trigger may register a hook or give a status: asked again)
             fire_delayed(e, "player_turn_start", s.player_turns)
         if stack[-1] is not f or s.pause:
             return
@@ -259,7 +265,7 @@ def step_turn_start(e: Engine, f: Frame) -> None:
         # ... then draw DrawPerTurn cards
         if s.player_turns >= 2:
             # (with no hook possible, as ``draw_at_once`` requires, ``draw_count`` is DrawPerTurn)
-            if inline_ok(e, 2) and draw_at_once(e, e.rules.draw_per_turn):
+            if inline_ok(e, 2) and draw_at_once(e, e.rules.draw_per_turn, hooks):
                 # the DRAW step ran here (counted); a card's On Drawn branch was queued under
                 # the DRAW frame's rest, else it is done and this is this frame's resume
                 if stack[-1] is not f:
