@@ -316,15 +316,21 @@ def step_turn_end(e: Engine, f: Frame) -> None:
             run_status_entries(e, player, "on_discard_phase")
             if stack[-1] is not f or s.pause:
                 return
+    plain = False  # 2a found every card in hand plain (see ``hand_end``), and 2b follows
     if f.pc == 1:
         f.pc = 2
         # 2a. card On Turn End behaviours of cards in hand (their authored moves are kept)
         cards = s.cards
         entries = []
+        plain = True
         for uid in s.hand:
-            node = cards[uid].active.on_turn_end
+            card = cards[uid].active
+            node = card.on_turn_end
             if node is not None:
                 entries.append((node, Ctx(0, uid, -1, "", "on_turn_end")))
+            elif plain and (card.on_discard is not None
+                            or not _ETHEREAL_RETAIN.isdisjoint(card.keywords)):
+                plain = False  # (the test of ``hand_end``, read in this same pass)
         if entries:
             push_entries(e, entries)
             return
@@ -339,7 +345,7 @@ def step_turn_end(e: Engine, f: Frame) -> None:
             # the HAND_END step runs here (counted); if a card's lifecycle queued branches,
             # the HAND_END frame with the cards still to do goes under them, as the loop has it
             depth = len(stack)
-            done = hand_end(e, ids, 0, quiet)
+            done = hand_end(e, ids, 0, quiet, plain)
             s.steps += 1
             if len(stack) != depth or s.pause:
                 stack.insert(depth, Frame(K.HAND_END, None, done, ids, None))
@@ -391,11 +397,12 @@ def step_hand_end(e: Engine, f: Frame) -> None:
         s.stack.pop()
 
 
-def hand_end(e: Engine, ids: list[int], i: int, calm: bool = False) -> int:
+def hand_end(e: Engine, ids: list[int], i: int, calm: bool = False, plain: bool = False) -> int:
     """The turn-end hand from ``ids[i]`` on, one card at a time: Ethereal exhausts, Retain
     stays, else the hand rule. Returns the index of the next card: after a card whose move
     queued lifecycle branches (they run before the next card), or ``len(ids)`` when done.
-    ``calm``: the caller found that the player has no ``turn_end_any`` status now."""
+    ``calm``: the caller found that the player has no ``turn_end_any`` status now; ``plain``:
+    that no card of ``ids`` is Ethereal or Retain or has its own On Discard."""
     s = e.s
     stack = s.stack
     depth = len(stack)
@@ -409,13 +416,16 @@ def hand_end(e: Engine, ids: list[int], i: int, calm: bool = False) -> int:
     hot = e.hot
     n = len(ids)
     if i == 0 and quiet and not persist and not e.subs and ids == hand:
-        for uid in ids:
-            # (``_plain``, inlined: the hand is plain unless a card is Ethereal or Retain or
-            # has its own On Discard)
-            card = cards[uid].active
-            if card.on_discard is not None or not _ETHEREAL_RETAIN.isdisjoint(card.keywords):
-                break
-        else:
+        if not plain:
+            plain = True
+            for uid in ids:
+                # (``_plain``, inlined: the hand is plain unless a card is Ethereal or Retain
+                # or has its own On Discard)
+                card = cards[uid].active
+                if card.on_discard is not None or not _ETHEREAL_RETAIN.isdisjoint(card.keywords):
+                    plain = False
+                    break
+        if plain:
             # the usual hand: every card goes to Discard with no branch to run (the inline
             # discard below, for all of them at once, in hand order; no subscriber looks in
             # between, so the log alone sees the events, in the same order)
