@@ -63,6 +63,8 @@ LIFECYCLE = (
     card("enemy_later", 1, on_play=seq(N.WaitUntil("enemy_phase_end"), N.DrawCards(1))),
 )
 REACTOR = StatusDef("reactor", "Reactor", entries={"on_drawn": mark(7), "on_discard": mark(8)})
+# a status the turn cycle never reads (Burning Blood's kind): a player holding only it is quiet
+EMBER = StatusDef("ember", "Ember", entries={"on_battle_end": mark(10)})
 # Enemies whose turns queue work, so that the inline enemy turn gives way to its frame: turn
 # start and end status branches, an intent that waits for the end of the EnemyPhase, one that
 # hits several times, one that makes the player draw, and a control status that skips turns.
@@ -92,7 +94,7 @@ ENCOUNTERS = (EncounterDef("keep_all", "Keep All", ("dummy",),
 
 
 def _content(player_statuses: dict[str, int] | None = None) -> Content:
-    return pack(*LIFECYCLE, statuses=(REACTOR, watcher("watch", 50), *ENEMY_STATUSES),
+    return pack(*LIFECYCLE, statuses=(REACTOR, EMBER, watcher("watch", 50), *ENEMY_STATUSES),
                 enemies=ENEMIES, encounters=ENCOUNTERS, player_statuses=player_statuses)
 
 
@@ -154,7 +156,8 @@ def _play_twins(fast: gcs.Game, slow: gcs.Game, encounter: str, seed: int,
     return n
 
 
-@pytest.mark.parametrize("player_statuses", [None, {"reactor": 1}, {"watch": 1}])
+@pytest.mark.parametrize("player_statuses", [None, {"reactor": 1}, {"watch": 1}, {"ember": 1},
+                                             {"ember": 1, "asleep": 3}])
 def test_turn_shortcuts_play_as_the_step_tables(player_statuses: dict[str, int] | None) -> None:
     content = _content(player_statuses)
     rng = random.Random(11)
@@ -324,16 +327,40 @@ def test_a_plain_enemy_turn_runs_inside_the_enemy_phase_call(
     fast, slow = _twins(content, ["strike"] * 5 + ["defend"] * 5, "jaw_worm", seed=8)
     for g in (fast, slow):
         g.start_battle("jaw_worm")
-    kinds = (K.ENEMY_TURN, K.ENTRY, K.ENEMY_PHASE)
+    kinds = (K.ENEMY_TURN, K.ENTRY, K.ENEMY_PHASE, K.TURN_END)
     for turn in range(4):  # the opener (Chomp), then moves with their ENTRY frames
         seen = _count_frames(monkeypatch, kinds)
         fast.end_player_turn()
         assert seen[K.ENEMY_TURN] == 0 and seen[K.ENTRY] == 0, turn
-        assert seen[K.ENEMY_PHASE] == 1  # the phase and its enemy's turn: one call
+        # the phase and its enemy's turn run inside the turn end's call (``_next_phase``)
+        assert seen[K.TURN_END] == 1 and seen[K.ENEMY_PHASE] == 0
         monkeypatch.undo()
         seen = _count_frames(monkeypatch, kinds)
         slow.end_player_turn()
         assert seen[K.ENEMY_TURN] >= 1 and seen[K.ENEMY_PHASE] == 2
+        monkeypatch.undo()
+        assert fast._e.s.steps == slow._e.s.steps
+        assert _state(fast) == _state(slow)
+        assert fast.event_log == slow.event_log
+
+
+def test_a_plain_turn_cycle_is_one_trip_through_the_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a subscriber, EndPlayerTurn's frame goes on into the EnemyPhase and that into
+    PlayerTurnStart in the same handler call (each phase's frame the one before, reset); with
+    one, each phase is a trip of its own through the loop. The steps, state and events agree."""
+    content = _content()
+    fast, slow = _twins(content, ["strike"] * 5 + ["defend"] * 5, "jaw_worm", seed=3)
+    for g in (fast, slow):
+        g.start_battle("jaw_worm")
+    kinds = (K.TURN_END, K.ENEMY_PHASE, K.TURN_START)
+    for turn in range(3):
+        seen = _count_frames(monkeypatch, kinds)
+        fast.end_player_turn()
+        assert seen == {K.TURN_END: 1, K.ENEMY_PHASE: 0, K.TURN_START: 0}, turn
+        monkeypatch.undo()
+        seen = _count_frames(monkeypatch, kinds)
+        slow.end_player_turn()
+        assert seen[K.TURN_END] >= 1 and seen[K.ENEMY_PHASE] >= 1 and seen[K.TURN_START] >= 1
         monkeypatch.undo()
         assert fast._e.s.steps == slow._e.s.steps
         assert _state(fast) == _state(slow)
@@ -364,3 +391,40 @@ def test_enemy_turns_that_queue_work_fall_back_to_their_frames(
     assert fast.event_log == slow.event_log
     amounts = [x.amount for x in fast.event_log if isinstance(x, ev.GoldGained)]
     assert 6000 in amounts  # the waiting intent resumed at the end of the EnemyPhase
+
+
+def test_a_plain_battle_start_is_one_trip_through_the_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a subscriber, StartBattle steps 4-7 (the opening draw included) and the first
+    PlayerTurnStart run in the START frame's one call; with one, each is a trip of its own.
+    The steps, state and events agree, Innate and On Drawn cards included."""
+    content = _content()
+    for deck in (["strike"] * 5 + ["defend"] * 5, ["drawn_mark", "strike", "drawn_draw"] * 3):
+        fast, slow = _twins(content, deck, "jaw_worm", seed=4)
+        kinds = (K.START, K.DRAW, K.TURN_START)
+        seen = _count_frames(monkeypatch, kinds)
+        fast.start_battle("jaw_worm")
+        if "drawn_mark" not in deck:
+            assert seen == {K.START: 1, K.DRAW: 0, K.TURN_START: 0}
+        monkeypatch.undo()
+        seen = _count_frames(monkeypatch, kinds)
+        slow.start_battle("jaw_worm")
+        assert seen[K.START] == 4 and seen[K.DRAW] >= 1 and seen[K.TURN_START] >= 1
+        monkeypatch.undo()
+        assert fast._e.s.steps == slow._e.s.steps
+        assert _state(fast) == _state(slow)
+        assert fast.event_log == slow.event_log
+
+
+def test_a_battle_start_stops_at_the_same_step_as_the_step_tables() -> None:
+    """A step limit inside StartBattle stops the fast start where the frames stop it."""
+    content = _content()
+    deck = ["strike"] * 5 + ["defend"] * 4 + ["drawn_mark"]
+    outs = set()
+    for limit in range(1, 20):
+        rules = gcs.BattleRules(step_limit=limit)
+        fast, slow = _twins(content, deck, "busy_enemies", seed=limit, rules=rules)
+        out = _step(fast, lambda g: g.start_battle("busy_enemies"))
+        assert out == _step(slow, lambda g: g.start_battle("busy_enemies")), limit
+        assert fast._e.s.steps == slow._e.s.steps and _state(fast) == _state(slow), limit
+        outs.add(out.split(":")[0])
+    assert outs == {"StepLimitError", "ok"}

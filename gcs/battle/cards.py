@@ -258,17 +258,19 @@ def push_draw(e: Engine, count: int, automatic: bool) -> None:
         e.s.stack.append(Frame(K.DRAW, None, 0, [count, 1 if automatic else 0], None))
 
 
-def draw_turn_at_once(e: Engine) -> bool:
-    """The turn's automatic draw done here, not queued for the loop, when its DRAW step is sure
-    to be ``step_draw``'s batch: no hook may be active (so the count is DrawPerTurn), no status
-    reacts to a draw, and the hand has room for every card. The same draws; its engine step is
-    counted. A card's own On Drawn ends the batch: the DRAW frame with the draws still to do goes
-    under its branch, where the loop has it. False, and nothing done, when it is not sure."""
+def draw_at_once(e: Engine, count: int, hooks: bool | None = None) -> bool:
+    """``push_draw(e, count, automatic=True)`` done here, not queued for the loop, when its DRAW
+    step is sure to be ``step_draw``'s batch: no hook may be active (so the hand limit is
+    MaxHandSize, no draw is forbidden, and the turn's count is DrawPerTurn), no status reacts to
+    a draw, and the hand has room for every card. The same draws; its engine step is counted.
+    A card's own On Drawn ends the batch: the DRAW frame with the draws still to do goes under
+    its branch, where the loop has it. False, and nothing done, when it is not sure. ``hooks``:
+    ``hooks_possible(e)`` when the caller knows it."""
     s = e.s
-    rules = e.rules
-    count = rules.draw_per_turn
-    limit = rules.max_hand_size
-    if count <= 0 or len(s.hand) + count > limit or hooks_possible(e):
+    limit = e.rules.max_hand_size
+    if hooks is None:
+        hooks = hooks_possible(e)
+    if count <= 0 or len(s.hand) + count > limit or hooks:
         return False
     statuses = s.units[0].statuses
     if statuses and not e.c.drawn_statuses.isdisjoint(statuses):

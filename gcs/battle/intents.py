@@ -199,10 +199,15 @@ def choose_move(e: Engine, u: Unit, d: EnemyDef) -> str:
             if r.once:
                 u.rules_used.append(r.move)
             return r.move
-    if ai.opener or ai.cycle:  # (with neither, ``_expected`` is None at every position)
-        scripted = _expected(ai, script_position(ai, hist))
-        if scripted is not None:
-            return scripted
+    opener = ai.opener
+    cycle = ai.cycle
+    if opener or cycle:  # (with neither, ``_expected`` is None at every position)
+        pos = script_position(ai, hist)
+        # ``_expected(ai, pos)``, inlined (every plan of a scripted enemy reads it)
+        if pos < len(opener):
+            return opener[pos]
+        if cycle:
+            return cycle[(pos - len(opener)) % len(cycle)]
     total = e.c.plain_weight_totals.get(d.id)
     picked = None if total is None else _plain_pick(e, ai, hist, total)
     if picked is None:

@@ -55,9 +55,9 @@ from ..flow.interp import count_steps, fire_delayed, start_entry
 from ..flow.nodes import RegisterCardHook
 from ..flow.program import NEEDS_ENTRY
 from . import frames as K
-from .cards import draw_turn_at_once, move, push_draw, push_entries
+from .cards import draw_at_once, move, push_draw, push_entries
 from .combat import decay_statuses, run_status_entries, set_block, status_entries
-from .hooks import draw_count, energy_per_turn
+from .hooks import draw_count, energy_per_turn, hooks_possible
 from .intents import plan_intent, resolve_intents
 from .rewards import offer_rewards
 from .state import ActiveHook, Ctx, Frame, Unit
@@ -113,39 +113,87 @@ def inline_ok(e: Engine, steps: int) -> bool:
     return not e.subs and e.s.steps + steps < e.step_limit
 
 
+def _next_phase(e: Engine, f: Frame, kind: int) -> None:
+    """Queue the next phase (``kind``: TURN_START or ENEMY_PHASE) after the phase frame ``f``,
+    just popped, and run its first step now when nobody can tell.
+
+    The new frame is ``f`` itself, reset to a fresh frame of ``kind`` (node, data and scope
+    None, step 0): nothing else holds ``f``, so this is the pop-and-push of a new frame
+    without making one. The loop would count the running step, then, with no pause (a phase
+    step that paused has returned before this), call the new frame's handler: with no
+    subscriber and a step guard that stops neither, that count and call happen here (one trip
+    through the loop less; the handler returns to the loop as it would have).
+    """
+    f.kind = kind
+    f.pc = 0
+    f.data = None
+    s = e.s
+    s.stack.append(f)
+    # (``inline_ok(e, 1)``, inlined: every phase change of a turn cycle asks it)
+    if not s.pause and not e.subs and s.steps + 1 < e.step_limit:
+        s.steps += 1  # the loop's count of the step that queued it
+        if kind == K.TURN_START:
+            step_turn_start(e, f)
+        else:
+            step_enemy_phase(e, f)
+
+
 # ---------------------------------------------------------------- StartBattle
 def step_start(e: Engine, f: Frame) -> None:
+    """StartBattle steps 4-7, one per call; when nobody can tell (``inline_ok``) a step goes
+    on into the next in the same call, counting the engine step the loop would have (and the
+    opening draw runs here, as ``draw_at_once``), so the battle starts in one trip through the
+    loop. A step that queued work returns and the loop comes back for the next."""
     s = e.s
-    pc = f.pc
-    f.pc += 1
-    if pc == 0:
+    stack = s.stack
+    if f.pc == 0:
+        f.pc = 1
         # 1-3 ran in start_battle (clear, create units, build and shuffle the draw pile).
         # 4. Innate cards first (moved to the top in master-deck order: the first Innate
         #    card of the deck is drawn first), then the opening draw.
-        innate = sorted(u for u in s.draw if KW_INNATE in s.cards[u].active.keywords)
+        cards = s.cards
+        innate = [u for u in s.draw if KW_INNATE in cards[u].active.keywords]
         if innate:
+            innate.sort()
             chosen = set(innate)
             s.draw[:] = [u for u in s.draw if u not in chosen] + innate[::-1]
-        push_draw(e, max(e.rules.starting_hand_size, len(innate)), automatic=True)
-    elif pc == 1:
+        count = max(e.rules.starting_hand_size, len(innate))
+        if not inline_ok(e, 2) or (count > 0 and not draw_at_once(e, count)):
+            push_draw(e, count, automatic=True)
+            return
+        # the DRAW step ran here (counted); a card's On Drawn branch was queued under the DRAW
+        # frame's rest, else this is this frame's next call
+        if stack[-1] is not f or s.pause:
+            return
+        s.steps += 1
+    if f.pc == 1:
+        f.pc = 2
         # 5. TurnNumber = 1 and OnBattleStarted (the phase is still INITIALIZE)
         s.turn = 1
         if e.hot:
             e.record((BattleStarted, s.encounter, s.turn))
-    elif pc == 2:
+        if not inline_ok(e, 1):
+            return
+        s.steps += 1  # (the loop's count of this step; the next one goes on here)
+    if f.pc == 2:
+        f.pc = 3
         # 6. first enemy intents, then the battle-start status behaviours
         for u in s.units[1:]:
             plan_intent(e, u)
         entries = []
-        for u in s.units:
-            entries += status_entries(e, u, "on_battle_start")
+        if "on_battle_start" in e.c.entry_statuses:  # (else every unit's list is empty)
+            for u in s.units:
+                entries += status_entries(e, u, "on_battle_start")
         if entries:
             push_entries(e, entries)
-    else:
-        # 7. PlayerTurnStart, then the first PlayerPhase
-        s.stack.pop()
-        if not check_end(e):
-            s.stack.append(Frame(K.TURN_START, None, 0, None, None))
+            return
+        if not inline_ok(e, 1):
+            return
+        s.steps += 1
+    # 7. PlayerTurnStart, then the first PlayerPhase
+    stack.pop()
+    if not check_end(e):
+        _next_phase(e, f, K.TURN_START)
 
 
 # ---------------------------------------------------------------- PlayerTurnStart
@@ -156,6 +204,9 @@ def step_turn_start(e: Engine, f: Frame) -> None:
         return
     stack = s.stack
     player = s.units[0]
+    # ``hooks_possible`` as step 3 found it, kept while nothing can have changed it: in this
+    # call, steps 4-7 run only when nothing ran in between (a step that queues work returns)
+    hooks: bool | None = None
     if f.pc == 0:
         f.pc = 1
         enter(e, PHASE_PLAYER_TURN_START)
@@ -171,10 +222,13 @@ def step_turn_start(e: Engine, f: Frame) -> None:
         # 2. the player's armor by BattleRules.armor_decay
         if player.block:  # (no block: ``_armor`` leaves it at 0)
             _armor(e, player)
-        # 3. this turn's energy (refilled, not added)
-        s.energy = energy_per_turn(e)
+        # 3. this turn's energy (refilled, not added); with no hook possible (the first test of
+        #    ``energy_per_turn``) it is EnergyPerTurn
+        hooks = hooks_possible(e)
+        s.energy = energy_per_turn(e) if hooks else e.rules.energy_per_turn
         # 4. delayed triggers scheduled for PlayerTurnStart
         if s.delayed:
+            hooks = None  # (a trigger may register a hook or give a status: asked again)
             fire_delayed(e, "player_turn_start", s.player_turns)
         if stack[-1] is not f or s.pause:
             return
@@ -210,7 +264,8 @@ def step_turn_start(e: Engine, f: Frame) -> None:
         f.pc = 4
         # ... then draw DrawPerTurn cards
         if s.player_turns >= 2:
-            if inline_ok(e, 2) and draw_turn_at_once(e):
+            # (with no hook possible, as ``draw_at_once`` requires, ``draw_count`` is DrawPerTurn)
+            if inline_ok(e, 2) and draw_at_once(e, e.rules.draw_per_turn, hooks):
                 # the DRAW step ran here (counted); a card's On Drawn branch was queued under
                 # the DRAW frame's rest, else it is done and this is this frame's resume
                 if stack[-1] is not f:
@@ -244,27 +299,38 @@ def step_turn_end(e: Engine, f: Frame) -> None:
         return
     stack = s.stack
     player = s.units[0]
+    c = e.c
+    # (each status step below tests its own set, a part of ``turn_end_any``: a player with
+    # none of those statuses now passes every test, and nothing in this call gives one
+    # without queuing work first, after which this returns: the tests are skipped at once)
+    statuses = player.statuses
+    quiet = not statuses or c.turn_end_any.isdisjoint(statuses)
     if f.pc == 0:
         f.pc = 1
         enter(e, PHASE_PLAYER_TURN_END)
         # 1. DiscardPhase and its status behaviours
         if e.hot:
             e.record((DiscardPhase, s.turn))
-        statuses = player.statuses
-        if statuses and not e.c.discard_phase_statuses.isdisjoint(statuses):
+        if not quiet and not c.discard_phase_statuses.isdisjoint(statuses):
             # (tested here: with no such branch the call queues nothing, and this goes on)
             run_status_entries(e, player, "on_discard_phase")
             if stack[-1] is not f or s.pause:
                 return
+    plain = False  # 2a found every card in hand plain (see ``hand_end``), and 2b follows
     if f.pc == 1:
         f.pc = 2
         # 2a. card On Turn End behaviours of cards in hand (their authored moves are kept)
         cards = s.cards
         entries = []
+        plain = True
         for uid in s.hand:
-            node = cards[uid].active.on_turn_end
+            card = cards[uid].active
+            node = card.on_turn_end
             if node is not None:
                 entries.append((node, Ctx(0, uid, -1, "", "on_turn_end")))
+            elif plain and (card.on_discard is not None
+                            or not _ETHEREAL_RETAIN.isdisjoint(card.keywords)):
+                plain = False  # (the test of ``hand_end``, read in this same pass)
         if entries:
             push_entries(e, entries)
             return
@@ -279,7 +345,7 @@ def step_turn_end(e: Engine, f: Frame) -> None:
             # the HAND_END step runs here (counted); if a card's lifecycle queued branches,
             # the HAND_END frame with the cards still to do goes under them, as the loop has it
             depth = len(stack)
-            done = hand_end(e, ids, 0)
+            done = hand_end(e, ids, 0, quiet, plain)
             s.steps += 1
             if len(stack) != depth or s.pause:
                 stack.insert(depth, Frame(K.HAND_END, None, done, ids, None))
@@ -290,16 +356,14 @@ def step_turn_end(e: Engine, f: Frame) -> None:
     if f.pc == 3:
         f.pc = 4
         # 3. turn-end behaviours of player statuses
-        statuses = player.statuses
-        if statuses and not e.c.turn_end_statuses.isdisjoint(statuses):
+        if not quiet and not c.turn_end_statuses.isdisjoint(statuses):
             run_status_entries(e, player, "on_turn_end")
             if stack[-1] is not f or s.pause:
                 return
     if f.pc == 4:
         f.pc = 5
         # 4. status decay, temporary cost rules, delayed triggers for PlayerTurnEnd
-        statuses = player.statuses
-        if statuses and not e.c.turn_end_decaying.isdisjoint(statuses):
+        if not quiet and not c.turn_end_decaying.isdisjoint(statuses):
             decay_statuses(e, player)  # (tested here: it decays nothing without such a status)
         # (uid order: instances are created in that order; a plain loop, no copy of the
         # instances: nothing adds one during it, a listener's changing calls raise BusyError)
@@ -320,9 +384,9 @@ def step_turn_end(e: Engine, f: Frame) -> None:
         e.record((TurnEnded, s.turn))
     if s.extra_turns > 0:
         s.extra_turns -= 1
-        stack.append(Frame(K.TURN_START, None, 0, None, None))
+        _next_phase(e, f, K.TURN_START)
     else:
-        stack.append(Frame(K.ENEMY_PHASE, None, 0, None, None))
+        _next_phase(e, f, K.ENEMY_PHASE)
 
 
 def step_hand_end(e: Engine, f: Frame) -> None:
@@ -333,10 +397,12 @@ def step_hand_end(e: Engine, f: Frame) -> None:
         s.stack.pop()
 
 
-def hand_end(e: Engine, ids: list[int], i: int) -> int:
+def hand_end(e: Engine, ids: list[int], i: int, calm: bool = False, plain: bool = False) -> int:
     """The turn-end hand from ``ids[i]`` on, one card at a time: Ethereal exhausts, Retain
     stays, else the hand rule. Returns the index of the next card: after a card whose move
-    queued lifecycle branches (they run before the next card), or ``len(ids)`` when done."""
+    queued lifecycle branches (they run before the next card), or ``len(ids)`` when done.
+    ``calm``: the caller found that the player has no ``turn_end_any`` status now; ``plain``:
+    that no card of ``ids`` is Ethereal or Retain or has its own On Discard."""
     s = e.s
     stack = s.stack
     depth = len(stack)
@@ -345,18 +411,21 @@ def hand_end(e: Engine, ids: list[int], i: int) -> int:
     persist = s.hand_rule is HAND_RULE_PERSIST
     # a discard with no branch to run (no On Discard here) is done inline: same effect as move
     player = s.units[0]
-    quiet = not player.statuses or e.c.discard_statuses.isdisjoint(player.statuses)
+    quiet = calm or not player.statuses or e.c.discard_statuses.isdisjoint(player.statuses)
     discard = s.discard
     hot = e.hot
     n = len(ids)
     if i == 0 and quiet and not persist and not e.subs and ids == hand:
-        for uid in ids:
-            # (``_plain``, inlined: the hand is plain unless a card is Ethereal or Retain or
-            # has its own On Discard)
-            card = cards[uid].active
-            if card.on_discard is not None or not _ETHEREAL_RETAIN.isdisjoint(card.keywords):
-                break
-        else:
+        if not plain:
+            plain = True
+            for uid in ids:
+                # (``_plain``, inlined: the hand is plain unless a card is Ethereal or Retain
+                # or has its own On Discard)
+                card = cards[uid].active
+                if card.on_discard is not None or not _ETHEREAL_RETAIN.isdisjoint(card.keywords):
+                    plain = False
+                    break
+        if plain:
             # the usual hand: every card goes to Discard with no branch to run (the inline
             # discard below, for all of them at once, in hand order; no subscriber looks in
             # between, so the log alone sees the events, in the same order)
@@ -490,7 +559,7 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
         if uid >= 0:
             plan_intent(e, units[uid])
     s.turn += 1
-    s.stack.append(Frame(K.TURN_START, None, 0, None, None))
+    _next_phase(e, f, K.TURN_START)
 
 
 def step_enemy_turn(e: Engine, f: Frame) -> None:

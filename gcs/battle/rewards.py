@@ -13,26 +13,11 @@ from typing import TYPE_CHECKING
 from ..content.defs import GameCard, RewardTable
 from ..errors import RewardError
 from ..events import BattleRewardOffered, GoldGained, RewardApplied
-from ..rng import Rng
 from .run import add_entry, remove_entry_at, upgrade_entry_at
 from .state import Reward
 
 if TYPE_CHECKING:
     from ..engine import Engine
-
-
-def _pick_index(rng: Rng, w: list[int]) -> int:
-    """The index of a rarity by its weight in ``w`` (uniform when the weights sum to 0 or
-    less)."""
-    total = sum(w)
-    if total <= 0:
-        return rng.below(len(w))
-    k = rng.below(total)
-    for i, x in enumerate(w):
-        if k < x:
-            return i
-        k -= x
-    return len(w) - 1  # unreachable: k < total
 
 
 def card_choices(e: Engine, table: RewardTable) -> list[str]:
@@ -47,23 +32,46 @@ def card_choices(e: Engine, table: RewardTable) -> list[str]:
     # rarities and their weights (Content.reward_draw, once per table) are kept in parallel
     # lists and change only when a rarity runs out (its entry is deleted, which keeps them
     # sorted: what sorted(groups) gives again), and a rarity's cards are copied only when a
-    # card is first taken from it. Same draws, same order, same ids.
+    # card is first taken from it. The weights' sum and how many are positive change only
+    # then too: both are kept, not summed again per pick. Same draws, same order, same ids.
     rng = e.s.run_rng
     draw = e.c.reward_draw(table)
     any_weight = draw.any_weight
     w = list(draw.weights)  # one entry per rarity left (draw.rarities, in order)
     groups = list(draw.groups)
     left: list[list[GameCard] | None] = [None] * len(w)  # None: untouched, groups[i] as is
+    total = 0  # sum(w)
+    positive = 0  # how many of w are > 0
+    for x in w:
+        total += x
+        if x > 0:
+            positive += 1
     picked: list[str] = []
     while w and len(picked) < table.cards:
-        if any_weight and not any(x > 0 for x in w):
+        if any_weight and not positive:
             break  # only unweighted rarities are left
-        i = _pick_index(rng, w)
+        # a rarity by its weight in ``w`` (uniform when the weights sum to 0 or less)
+        if total <= 0:
+            i = rng.below(len(w))
+        else:
+            k = rng.below(total)
+            i = 0
+            for x in w:
+                if k < x:
+                    break
+                k -= x
+                i += 1
+            else:
+                i = len(w) - 1  # (unreachable with weights >= 0: k < total)
         of_rarity = left[i]
         if of_rarity is None:
             of_rarity = left[i] = list(groups[i])
         card = of_rarity.pop(rng.below(len(of_rarity)))
         if not of_rarity:
+            x = w[i]
+            total -= x
+            if x > 0:
+                positive -= 1
             del w[i], groups[i], left[i]
         picked.append(card.id)
     return picked

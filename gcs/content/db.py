@@ -123,6 +123,12 @@ class Content:
         self.drawn_statuses: frozenset[str] = frozenset(by_entry.get("on_drawn", ()))
         self.turn_end_decaying: frozenset[str] = frozenset(by_moment.get("turn_end", ()))
         self.round_end_decaying: frozenset[str] = frozenset(by_moment.get("round_end", ()))
+        # every status the player's EndPlayerTurn steps test (a branch at the discard phase, at
+        # turn end or on discard, a turn-end decay): a player with none of them skips every
+        # one of those tests at once (one set test for the whole turn end)
+        self.turn_end_any: frozenset[str] = (
+            self.discard_phase_statuses | self.turn_end_statuses | self.discard_statuses
+            | self.turn_end_decaying)
         self._pools: dict[str, tuple[RewardTable, dict[str, tuple[GameCard, ...]]]] = {}
         self._draws: dict[str, tuple[RewardTable, RewardDraw]] = {}
         # Every graph gets a program key; every node a (key, index) reference for saves.
