@@ -17,7 +17,9 @@ from ..enums import (
 )
 from ..errors import NotInBattleError
 from ..events import CardCreated, CardPlayed, EnergySpent
-from ..flow.interp import ENTRY_ROOTS, EXEC, register_hook, start_entry
+from ..flow.interp import ENTRY_ROOTS, EXEC, count_steps, register_hook, start_entry
+from ..flow.nodes import Node, RegisterCardHook
+from ..flow.program import HOOK
 from . import frames as K
 from .cards import (
     detach,
@@ -96,11 +98,15 @@ def playable_in_hand(e: Engine, inst: CardInstance, hooks: bool) -> bool:
 
 
 def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None = None,
-                nested: bool = False, dest: str = "") -> None:
-    """Steps 2-3 of the play (leave its pile, pay, record, CardPlayed), then queue the rest.
+                nested: bool = False, dest: str = "", push: bool = True,
+                hooks: bool | None = None) -> Ctx:
+    """Steps 2-3 of the play (leave its pile, pay, record, CardPlayed), then queue the rest
+    (the PLAY frame; not with ``push``, for ``play_from_hand``, which runs it itself); the
+    play's scope.
 
     ``cost`` None pays the effective cost; a nested play (Play Card node) may pass 0 (free).
     ``dest`` is a PileScope value authored by the node that played it ("" for step 5's rule).
+    ``hooks`` is ``hooks_possible(e)`` if the caller knows it (None: computed here).
     """
     s = e.s
     card = inst.active
@@ -108,7 +114,8 @@ def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None
     if cost is not None:
         paid = cost
         x = s.energy if card.x_cost else cost  # a free X card uses all energy
-    elif card.x_cost or inst.battle_set is not None or inst.turn_set is not None or hooks_possible(e):
+    elif (card.x_cost or inst.battle_set is not None or inst.turn_set is not None
+          or (hooks_possible(e) if hooks is None else hooks)):
         paid = x = effective_cost(e, inst)
     else:
         # effective_cost(e, inst) in the usual case, inlined (two calls less per play): a fixed
@@ -142,7 +149,49 @@ def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None
         e.record((CardPlayed, uid, cid, inst.upgraded, paid,
                   None if target_uid < 0 else target_uid))
     ctx = Ctx(0, uid, target_uid, "", "on_play", x)
-    s.stack.append(Frame(K.PLAY, None, 0, [uid, target_uid, 1 if nested else 0, dest], ctx))
+    if push:
+        s.stack.append(Frame(K.PLAY, None, 0, [uid, target_uid, 1 if nested else 0, dest], ctx))
+    return ctx
+
+
+def play_from_hand(e: Engine, inst: CardInstance, target_uid: int, hooks: bool | None) -> None:
+    """A top-level play the caller validated (``agent.apply``), with the stack empty:
+    ``commit_play`` then ``Engine.run``, the same work and engine steps, but the PLAY frame's
+    first step (On Play, the status On Play branches, the destination, the end check) runs
+    here, and its frame is made only if that step has to return to the loop (it queued work
+    or paused): then it goes under that work, at the step it stopped at, as the loop has it.
+
+    Only with no subscriber (nobody can look at the battle while the frame is missing), and
+    not for an On Play that may register a card hook as it runs (the hook waits for the
+    PLAY frame of its play, ``interp._play_pending``). Everything an action reads of the
+    stack is above a mark it took itself, and ``interp.run_ops`` puts its frames at such a
+    mark too, so the missing frame below changes nothing it does. ``hooks``: as for
+    ``commit_play``.
+    """
+    node = inst.active.on_play
+    t = type(node)  # (NoneType for a card with no On Play)
+    if e.subs or t is RegisterCardHook or (t in ENTRY_ROOTS and _may_hook(e, node)):
+        commit_play(e, inst, target_uid, hooks=hooks)
+        e.run()
+        return
+    ctx = commit_play(e, inst, target_uid, push=False, hooks=hooks)
+    e.ticks += 1  # (``Engine.run`` counts its runs: a version counter, compared for equality)
+    _play_steps(e, None, ctx, None)
+    s = e.s
+    # the loop's count of the step it ran, with its step guard (``count_steps``, inlined)
+    s.steps += 1
+    if s.steps > e.step_limit:
+        count_steps(e, 0)
+    if s.stack:
+        e.run()  # the frame went back to the loop, or the play decided the battle
+    elif len(e.log) > e.log_cap:
+        e.trim_log()  # (what ``Engine.run`` does at its end)
+
+
+def _may_hook(e: Engine, node: Node | None) -> bool:
+    """Can this composite On Play register a card hook as it runs (its program has one)?"""
+    prog = e.c.programs.get(id(node))
+    return prog is None or bool(prog.flags & HOOK)
 
 
 def nested_play(e: Engine, inst: CardInstance, copy: bool, free: bool, target: int,
@@ -177,19 +226,31 @@ def nested_play(e: Engine, inst: CardInstance, copy: bool, free: bool, target: i
 
 def step_play(e: Engine, f: Frame) -> None:
     """The rest of a play (seed 004 steps 3-5); a step that queues work returns to the loop."""
-    s = e.s
-    stack = s.stack
     ctx = f.ctx
     assert ctx is not None
-    data: list[Any] = f.data  # [card uid, target uid, nested 0/1, authored pile or ""]
-    uid = data[0]
+    _play_steps(e, f, ctx, f.data)
+
+
+def _play_steps(e: Engine, f: Frame | None, ctx: Ctx, data: list[Any] | None) -> None:
+    """``step_play`` of the PLAY frame ``f`` (``data`` its data: [card uid, target uid, nested
+    0/1, authored pile or ""]), or, with ``f`` None, of the frame ``play_from_hand`` did not
+    make: a top-level play at its first step, which makes the frame only when a step has to
+    return to the loop (``_park``)."""
+    s = e.s
+    stack = s.stack
+    uid = ctx.src if data is None else data[0]  # (the card: the play's scope's source)
     # (one look-up for every step below: an instance, once made, stays the battle's own
     # ``s.cards[uid]`` for the whole battle; it only changes pile)
     inst = s.cards.get(uid)
-    pc = f.pc
+    # what a step queued sits above ``mark`` (actions and lifecycles only ever push frames:
+    # with ``f`` on top, a longer stack is ``stack[-1] is not f``)
+    mark = len(stack)
+    pc = 0 if f is None else f.pc
     if pc == 0:
         # 3. the card's On Play behaviour
-        f.pc = pc = 1
+        pc = 1
+        if f is not None:
+            f.pc = 1
         node = None if inst is None else inst.active.on_play
         if node is not None:
             # inline: the resume below (pc 1) re-reads nothing the behaviour could change
@@ -198,16 +259,31 @@ def step_play(e: Engine, f: Frame) -> None:
                 start_entry(e, node, ctx, inline=True)
             else:
                 EXEC[type(node)](e, node, ctx)  # start_entry of a single action, one call less
-            if stack[-1] is not f or s.pause:
+            if len(stack) != mark or s.pause:
+                if f is None:
+                    _park(stack, mark, 1, ctx)
                 return
     if pc == 1:
         # 3 (cont.). the On Play branches of the player's statuses (snapshot order), then of
         # each living enemy's statuses (encounter order), e.g. an enemy that reacts to Skills
-        f.pc = pc = 2
-        if e.c.play_statuses and _status_on_play(e, ctx, uid):  # (content with no On Play status: no call)
-            return
+        pc = 2
+        if f is not None:
+            f.pc = 2
+        having = e.c.play_statuses
+        if having:  # (content with no On Play status: no scan)
+            # (no call when no unit holds one: the scan ``_status_on_play`` starts with, its
+            # result then False)
+            for u in s.units:
+                held = u.statuses
+                if held and not having.isdisjoint(held):
+                    if _status_on_play(e, ctx, uid):
+                        if f is None:
+                            _park(stack, mark, 2, ctx)
+                        return
+                    break
     if pc == 2:
-        f.pc = 3
+        if f is not None:
+            f.pc = 3
         # 4. every deferred branch has completed: register the card's persistent hooks
         hooks = ctx.hooks
         if hooks:
@@ -218,14 +294,16 @@ def step_play(e: Engine, f: Frame) -> None:
         #    this card) is kept; else an Exhaust card is exhausted with its lifecycle; else
         #    Discard without the lifecycle. No card type decides it.
         if inst is not None and inst.pile is PILE_LIMBO:
-            dest = data[3]
+            dest = "" if data is None else data[3]
             if dest:
                 move(e, inst, PileScope(dest))
-                if stack[-1] is not f or s.pause:
-                    return
+                if len(stack) != mark or s.pause:
+                    return  # (only a frame's play has an authored destination)
             elif KW_EXHAUST in inst.active.keywords:
                 to_exhaust(e, inst, PILE_LIMBO)
-                if stack[-1] is not f or s.pause:
+                if len(stack) != mark or s.pause:
+                    if f is None:
+                        _park(stack, mark, 3, ctx)
                     return
             else:
                 # place(e, inst, PILE_DISCARD), inlined: it queues nothing and cannot pause
@@ -233,12 +311,19 @@ def step_play(e: Engine, f: Frame) -> None:
                 s.discard.append(uid)
     # the play is complete: a top-level play re-reads the battlefield, then a requested turn
     # end; a nested play returns to the effect that played it, which does both later
-    stack.pop()
-    if data[2]:  # nested
-        return
+    if f is not None:
+        stack.pop()
+        if data is not None and data[2]:  # nested
+            return
     if not check_end(e) and s.end_turn:
         s.end_turn = False
         push_turn_end(e)
+
+
+def _park(stack: list[Frame], mark: int, pc: int, ctx: Ctx) -> None:
+    """The PLAY frame of a top-level play that ``play_from_hand`` ran without one, at step
+    ``pc``, put under the work its step queued (where the loop would have it)."""
+    stack.insert(mark, Frame(K.PLAY, None, pc, [ctx.src, ctx.target, 0, ""], ctx))
 
 
 def _status_on_play(e: Engine, ctx: Ctx, uid: int) -> bool:
