@@ -293,7 +293,14 @@ def apply(g: Game, a: Action) -> None:
         finally:
             e.busy = False
     elif kind == END:
-        end_turn(e)  # Game.end_player_turn (inside this call, whose guard covers it)
+        # Game.end_player_turn (inside this call, whose guard covers it); End among the legal
+        # actions just computed needs no refusal check: they list it only when the battle is
+        # active in PlayerPhase with nothing resolving, and apply is not called from a handler
+        if hooks is None:
+            end_turn(e)
+        else:
+            push_turn_end(e)
+            run_wave(e)
     elif kind == CHOOSE:
         g.choose(list(a.choice))
     elif kind == REWARD:

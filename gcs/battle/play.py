@@ -174,9 +174,9 @@ def play_from_hand(e: Engine, inst: CardInstance, target_uid: int, hooks: bool |
         commit_play(e, inst, target_uid, hooks=hooks)
         e.run()
         return
-    ctx = commit_play(e, inst, target_uid, push=False, hooks=hooks)
+    ctx = commit_play(e, inst, target_uid, None, False, "", False, hooks)  # (push=False)
     e.ticks += 1  # (``Engine.run`` counts its runs: a version counter, compared for equality)
-    _play_steps(e, None, ctx, None)
+    _play_steps(e, None, ctx, None, inst)
     s = e.s
     # the loop's count of the step it ran, with its step guard (``count_steps``, inlined)
     s.steps += 1
@@ -228,20 +228,21 @@ def step_play(e: Engine, f: Frame) -> None:
     """The rest of a play (seed 004 steps 3-5); a step that queues work returns to the loop."""
     ctx = f.ctx
     assert ctx is not None
-    _play_steps(e, f, ctx, f.data)
+    data = f.data
+    # (one look-up for every step: an instance, once made, stays the battle's own
+    # ``s.cards[uid]`` for the whole battle; it only changes pile)
+    _play_steps(e, f, ctx, data, e.s.cards.get(data[0]))
 
 
-def _play_steps(e: Engine, f: Frame | None, ctx: Ctx, data: list[Any] | None) -> None:
+def _play_steps(e: Engine, f: Frame | None, ctx: Ctx, data: list[Any] | None,
+                inst: CardInstance | None) -> None:
     """``step_play`` of the PLAY frame ``f`` (``data`` its data: [card uid, target uid, nested
     0/1, authored pile or ""]), or, with ``f`` None, of the frame ``play_from_hand`` did not
     make: a top-level play at its first step, which makes the frame only when a step has to
-    return to the loop (``_park``)."""
+    return to the loop (``_park``). ``inst`` is the played card."""
     s = e.s
     stack = s.stack
     uid = ctx.src if data is None else data[0]  # (the card: the play's scope's source)
-    # (one look-up for every step below: an instance, once made, stays the battle's own
-    # ``s.cards[uid]`` for the whole battle; it only changes pile)
-    inst = s.cards.get(uid)
     # what a step queued sits above ``mark`` (actions and lifecycles only ever push frames:
     # with ``f`` on top, a longer stack is ``stack[-1] is not f``)
     mark = len(stack)
