@@ -221,13 +221,10 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
             e.ckpt = None  # the next call checkpoints the state this one left
         else:
             jr.append(("apply", (action,), _NO_KW))  # an Action or its text: nothing to copy
-        # _done(e), inlined: cut the log's ring, tell the watchers, raise a handler's failure
-        if len(e.log) > e.log_cap:
-            e.trim_log()
-        if e.watchers:
-            _ended(e)
-        if e.failure is not None:
-            raise _handler_error(e)
+        # (``_done(e)``, called only when it has something to do: the log past its ring, a
+        # watcher to tell, or a handler's failure to raise)
+        if len(e.log) > e.log_cap or e.watchers or e.failure is not None:
+            _done(e)
 
     return call
 

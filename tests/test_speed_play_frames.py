@@ -18,7 +18,6 @@ from minipack import card
 from test_speed_turns import _play_twins, _twins
 
 import gcs
-from gcs import events as ev
 from gcs.battle import frames as K
 from gcs.battle import play
 from gcs.content.db import Content
@@ -60,10 +59,33 @@ def _content(watching: bool) -> Content:
                 player_statuses={"watch": 1} if watching else None)
 
 
-def _random_decks(content: Content, seed: int, n: int) -> list[list[str]]:
+def _random_decks(names: list[str], seed: int, n: int) -> list[list[str]]:
     rng = random.Random(seed)
-    ids = sorted(content.cards)
-    return [[rng.choice(ids) for _ in range(rng.randint(4, 14))] for _ in range(n)]
+    return [[rng.choice(names) for _ in range(rng.randint(4, 14))] for _ in range(n)]
+
+
+def _twin_decisions(content: Content, decks: list[list[str]], encounters: tuple[str, ...],
+                    seed: int) -> int:
+    """Each deck on each encounter, without and with a subscriber; the decisions played."""
+    decisions = 0
+    for i, deck in enumerate(decks):
+        for encounter in encounters:
+            fast, slow = _twins(content, deck, encounter, seed=seed + i)
+            decisions += _play_twins(fast, slow, encounter, seed + i, 120)
+    return decisions
+
+
+def _twin_games(content: Content, deck: list[str], seed: int) -> tuple[gcs.Game, gcs.Game]:
+    """The same battle on Jaw Worm without and with a subscriber (the frame path), started."""
+    games = _twins(content, deck, "jaw_worm", seed)
+    for g in games:
+        g.start_battle("jaw_worm")
+    return games
+
+
+def _play_first(g: gcs.Game, cid: str) -> None:
+    s = g._e.s
+    g.apply(gcs.Action.play(next(k for k, u in enumerate(s.hand) if s.cards[u].card_id == cid)))
 
 
 def test_program_flags_say_which_behaviours_register_a_card_hook() -> None:
@@ -83,47 +105,25 @@ def test_top_level_plays_without_their_frame_play_as_the_frame_path() -> None:
     decisions = 0
     for watching in (False, True):  # with the player's On Play status: the pc 2 park
         content = _content(watching)
-        for i, deck in enumerate(_random_decks(content, 31 + watching, 14)):
-            for encounter in ("jaw_worm", "two_dummies"):
-                fast, slow = _twins(content, deck, encounter, seed=10 * i + watching)
-                decisions += _play_twins(fast, slow, encounter, seed=i)
+        decks = _random_decks(sorted(content.cards), 31 + watching, 14)
+        decisions += _twin_decisions(content, decks, ("jaw_worm", "two_dummies"), 10 * watching)
     assert decisions > 1500
 
 
 def test_bundled_plays_without_their_frame_play_as_the_frame_path() -> None:
     bundled = gcs.builtin_content()
-    rng = random.Random(41)
-    names = sorted(bundled.cards)
-    encounters = sorted(bundled.encounters)
-    decisions = 0
-    for i in range(30):
-        deck = [rng.choice(names) for _ in range(rng.randint(5, 15))]
-        fast, slow = _twins(bundled, deck, encounters[i % len(encounters)], seed=i)
-        decisions += _play_twins(fast, slow, encounters[i % len(encounters)], i, 120)
-    assert decisions > 500
-
-
-def _stack_after(g: gcs.Game, cid: str) -> list[tuple[int, int]]:
-    """Play the first ``cid`` card of the hand; the stack as (frame kind, pc) after it."""
-    s = g._e.s
-    i = next(k for k, u in enumerate(s.hand) if s.cards[u].card_id == cid)
-    g.apply(gcs.Action.play(i))
-    return [(f.kind, f.pc) for f in s.stack]
+    decks = _random_decks(sorted(bundled.cards), 41, 8)
+    assert _twin_decisions(bundled, decks, tuple(sorted(bundled.encounters)), 0) > 500
 
 
 def test_a_play_that_pauses_has_its_frame_under_the_paused_work() -> None:
     """The Choice of an On Play pauses the wave: the PLAY frame (at its next step, 1) is at
     the bottom, under the On Play's frames, as the frame path has it."""
-    content = _content(False)
     stacks = []
-    for listen in (False, True):
-        g = gcs.Game(content, seed=3)
-        if listen:
-            g.subscribe(ev.Event, lambda _: None)
-        g.set_master_deck(["pick", "blank", "blank", "blank", "blank"])
-        g.start_battle("jaw_worm")
-        stacks.append(_stack_after(g, "pick"))
+    for g in _twin_games(_content(False), ["pick", "blank", "blank", "blank", "blank"], 3):
+        _play_first(g, "pick")
         assert g.is_waiting
+        stacks.append([(f.kind, f.pc) for f in g._e.s.stack])
     assert stacks[0] == stacks[1]
     assert stacks[0][0] == (K.PLAY, 1) and len(stacks[0]) > 1
 
@@ -131,19 +131,11 @@ def test_a_play_that_pauses_has_its_frame_under_the_paused_work() -> None:
 def test_a_hook_from_an_on_play_waits_for_its_play_on_both_paths() -> None:
     """A Register Card Hook in On Play registers once the play's deferred branches are done
     (step 4): the play takes the frame path, whose PLAY frame the hook waits for."""
-    content = _content(True)  # the player's On Play status runs after the On Play
-    logs = []
-    for listen in (False, True):
-        g = gcs.Game(content, seed=5)
-        if listen:
-            g.subscribe(ev.Event, lambda _: None)
-        g.set_master_deck(["hook_seq", "blank", "blank", "blank", "blank"])
-        g.start_battle("jaw_worm")
+    logs = []  # (the player's On Play status runs after the On Play, before the hook)
+    for g in _twin_games(_content(True), ["hook_seq", "blank", "blank", "blank", "blank"], 5):
         n = len(g.event_log)
-        s = g._e.s
-        i = next(k for k, u in enumerate(s.hand) if s.cards[u].card_id == "hook_seq")
-        g.apply(gcs.Action.play(i))
-        assert len(s.hooks) == 1
+        _play_first(g, "hook_seq")
+        assert len(g._e.s.hooks) == 1
         logs.append([type(x).__name__ for x in g.event_log[n:]])
     assert logs[0] == logs[1]
 
