@@ -289,7 +289,7 @@ def apply(g: Game, a: Action) -> None:
         inst = s.cards[s.hand[a.card]]
         e.busy = True
         try:
-            play_from_hand(e, inst, target + 1 if target >= 0 else -1, hooks)  # commit_play, e.run()
+            play_from_hand(e, inst, target + 1 if target >= 0 else -1, hooks)  # commit, e.run()
         finally:
             e.busy = False
     elif kind == END:

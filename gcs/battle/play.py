@@ -32,7 +32,7 @@ from .cards import (
 from .combat import status_entries
 from .hooks import effective_cost, hooks_possible, modified_cost, playable_by_hooks
 from .phases import check_end, push_turn_end
-from .state import CardInstance, Ctx, Frame
+from .state import CardInstance, Ctx, Frame, State
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -98,15 +98,11 @@ def playable_in_hand(e: Engine, inst: CardInstance, hooks: bool) -> bool:
 
 
 def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None = None,
-                nested: bool = False, dest: str = "", push: bool = True,
-                hooks: bool | None = None) -> Ctx:
-    """Steps 2-3 of the play (leave its pile, pay, record, CardPlayed), then queue the rest
-    (the PLAY frame; not with ``push``, for ``play_from_hand``, which runs it itself); the
-    play's scope.
+                nested: bool = False, dest: str = "") -> None:
+    """Steps 2-3 of the play (leave its pile, pay, record, CardPlayed), then queue the rest.
 
     ``cost`` None pays the effective cost; a nested play (Play Card node) may pass 0 (free).
     ``dest`` is a PileScope value authored by the node that played it ("" for step 5's rule).
-    ``hooks`` is ``hooks_possible(e)`` if the caller knows it (None: computed here).
     """
     s = e.s
     card = inst.active
@@ -114,8 +110,7 @@ def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None
     if cost is not None:
         paid = cost
         x = s.energy if card.x_cost else cost  # a free X card uses all energy
-    elif (card.x_cost or inst.battle_set is not None or inst.turn_set is not None
-          or (hooks_possible(e) if hooks is None else hooks)):
+    elif card.x_cost or inst.battle_set is not None or inst.turn_set is not None or hooks_possible(e):
         paid = x = effective_cost(e, inst)
     else:
         # effective_cost(e, inst) in the usual case, inlined (two calls less per play): a fixed
@@ -126,17 +121,32 @@ def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None
             paid = 0
         x = paid
     if card.target is TARGET_RANDOM_ENEMY:
-        alive = [u.uid for u in s.units[1:] if u.alive]
-        target_uid = alive[s.rng_cards.below(len(alive))] if alive else -1
+        target_uid = _random_enemy(s)
     uid = inst.uid
-    cid = inst.card_id
-    hot = e.hot
     # 2. leave the hand (or the pile a nested play took it from), spend energy, record the play
     if inst.pile is PILE_HAND:
         s.hand.remove(uid)  # detach(e, inst) of a hand card, inlined (every top-level play)
         inst.pile = PILE_LIMBO
     else:
         detach(e, inst)
+    # (and 3. CardPlayed), then On Play and the status On Play branches (in PLAY frame steps)
+    _record_play(e, inst, paid, target_uid)
+    ctx = Ctx(0, uid, target_uid, "", "on_play", x)
+    s.stack.append(Frame(K.PLAY, None, 0, [uid, target_uid, 1 if nested else 0, dest], ctx))
+
+
+def _random_enemy(s: State) -> int:
+    """The target of a random-enemy card: a living enemy drawn from the card stream (-1: none)."""
+    alive = [u.uid for u in s.units[1:] if u.alive]
+    return alive[s.rng_cards.below(len(alive))] if alive else -1
+
+
+def _record_play(e: Engine, inst: CardInstance, paid: int, target_uid: int) -> None:
+    """Step 2's energy and record of a card that has left its pile, and step 3's CardPlayed."""
+    s = e.s
+    uid = inst.uid
+    cid = inst.card_id
+    hot = e.hot
     energy = s.energy - paid
     s.energy = energy
     if paid > 0 and hot:
@@ -144,46 +154,110 @@ def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None
     s.played.append(uid)
     plays = s.plays
     plays[cid] = plays.get(cid, 0) + 1
-    # 3. CardPlayed, then On Play and the status On Play branches (in PLAY frame steps)
     if hot:
         e.record((CardPlayed, uid, cid, inst.upgraded, paid,
                   None if target_uid < 0 else target_uid))
-    ctx = Ctx(0, uid, target_uid, "", "on_play", x)
-    if push:
-        s.stack.append(Frame(K.PLAY, None, 0, [uid, target_uid, 1 if nested else 0, dest], ctx))
-    return ctx
 
 
 def play_from_hand(e: Engine, inst: CardInstance, target_uid: int, hooks: bool | None) -> None:
-    """A top-level play the caller validated (``agent.apply``), with the stack empty:
-    ``commit_play`` then ``Engine.run``, the same work and engine steps, but the PLAY frame's
-    first step (On Play, the status On Play branches, the destination, the end check) runs
-    here, and its frame is made only if that step has to return to the loop (it queued work
-    or paused): then it goes under that work, at the step it stopped at, as the loop has it.
+    """A top-level play of a hand card the caller validated (``agent.apply``), with the stack
+    empty: ``commit_play`` then ``Engine.run``, the same work and engine steps; ``hooks`` is
+    ``hooks_possible(e)`` if the caller knows it (None: computed here).
 
-    Only with no subscriber (nobody can look at the battle while the frame is missing), and
-    not for an On Play that may register a card hook as it runs (the hook waits for the
-    PLAY frame of its play, ``interp._play_pending``). Everything an action reads of the
-    stack is above a mark it took itself, and ``interp.run_ops`` puts its frames at such a
-    mark too, so the missing frame below changes nothing it does. ``hooks``: as for
-    ``commit_play``.
+    The usual play (a fixed cost, no ``set`` modifier, no hook possible, no subscriber, an
+    On Play that registers no card hook as it runs) takes a fast path: steps 2-3 and the
+    PLAY frame's first step (``step_play`` from pc 0) run here, and the frame is made only
+    if a step has to return to the loop (it queued work or paused), under that work and at
+    the step it stopped at, where the loop would have it. Nobody can look at the battle
+    while the frame is missing (no subscriber); everything an action reads of the stack is
+    above a mark it took itself (``interp.run_ops`` puts its frames at such a mark too); and
+    a card hook an On Play registers waits for its play's PLAY frame (``interp._play_pending``),
+    so such a play takes ``commit_play``.
     """
-    node = inst.active.on_play
+    card = inst.active
+    node = card.on_play
     t = type(node)  # (NoneType for a card with no On Play)
-    if e.subs or t is RegisterCardHook or (t in ENTRY_ROOTS and _may_hook(e, node)):
-        commit_play(e, inst, target_uid, hooks=hooks)
+    if hooks is None:
+        hooks = hooks_possible(e)
+    if (hooks or e.subs or card.x_cost or inst.battle_set is not None
+            or inst.turn_set is not None or t is RegisterCardHook
+            or (t in ENTRY_ROOTS and _may_hook(e, node))):
+        commit_play(e, inst, target_uid)
         e.run()
         return
-    ctx = commit_play(e, inst, target_uid, None, False, "", False, hooks)  # (push=False)
-    e.ticks += 1  # (``Engine.run`` counts its runs: a version counter, compared for equality)
-    _play_steps(e, None, ctx, None, inst)
     s = e.s
-    # the loop's count of the step it ran, with its step guard (``count_steps``, inlined)
+    stack = s.stack
+    mark = len(stack)  # (0: what a step queues is above it)
+    e.ticks += 1  # (``Engine.run`` counts its runs: a version counter, compared for equality)
+    # ``effective_cost`` with a fixed cost, no ``set`` modifier and no hook possible: the sum
+    # of the modifiers, floored at 0 (as in ``commit_play``)
+    paid = card.cost + inst.cost_delta + inst.battle_delta + inst.turn_delta
+    if paid < 0:
+        paid = 0
+    if card.target is TARGET_RANDOM_ENEMY:
+        target_uid = _random_enemy(s)
+    uid = inst.uid
+    # 2. leave the hand (``detach``, inlined), spend energy, record the play; 3. CardPlayed
+    s.hand.remove(uid)
+    inst.pile = PILE_LIMBO
+    _record_play(e, inst, paid, target_uid)
+    ctx = Ctx(0, uid, target_uid, "", "on_play", paid)
+    # 3. the card's On Play behaviour (inline, as in ``step_play``)
+    if node is not None:
+        if t in ENTRY_ROOTS:
+            start_entry(e, node, ctx, inline=True)
+        else:
+            EXEC[t](e, node, ctx)  # start_entry of a single action, one call less
+        if len(stack) != mark or s.pause:
+            _park(e, mark, 1, ctx)
+            return
+    # 3 (cont.). the On Play branches of the player's statuses, then of each living enemy's
+    # (``_status_on_play``, called only when some unit holds such a status: the scan it starts
+    # with, its result then False)
+    having = e.c.play_statuses
+    if having:
+        for u in s.units:
+            held = u.statuses
+            if held and not having.isdisjoint(held):
+                if _status_on_play(e, ctx, uid):
+                    _park(e, mark, 2, ctx)
+                    return
+                break
+    # 4. no deferred hook to register (the On Play registers none)
+    # 5. destination: no authored move (a top-level play); an Exhaust card (its keywords now:
+    #    the On Play may have changed the card) is exhausted with its lifecycle, else Discard
+    if inst.pile is PILE_LIMBO:
+        if KW_EXHAUST in inst.active.keywords:
+            to_exhaust(e, inst, PILE_LIMBO)
+            if len(stack) != mark or s.pause:
+                _park(e, mark, 3, ctx)
+                return
+        else:
+            inst.pile = PILE_DISCARD  # (``place``, inlined: it queues nothing, cannot pause)
+            s.discard.append(uid)
+    # the play is complete: re-read the battlefield, then a requested turn end
+    if not check_end(e) and s.end_turn:
+        s.end_turn = False
+        push_turn_end(e)
+    _stepped(e)
+
+
+def _park(e: Engine, mark: int, pc: int, ctx: Ctx) -> None:
+    """``play_from_hand``'s play returns to the loop at step ``pc``: its PLAY frame goes under
+    the work the step queued (at ``mark``), where the loop would have it."""
+    e.s.stack.insert(mark, Frame(K.PLAY, None, pc, [ctx.src, ctx.target, 0, ""], ctx))
+    _stepped(e)
+
+
+def _stepped(e: Engine) -> None:
+    """The loop's end of the step ``play_from_hand`` ran: it counts the step (with its step
+    guard, ``count_steps`` inlined), then runs what is queued (or cuts the log as it would)."""
+    s = e.s
     s.steps += 1
     if s.steps > e.step_limit:
         count_steps(e, 0)
     if s.stack:
-        e.run()  # the frame went back to the loop, or the play decided the battle
+        e.run()  # the play's frame went back to the loop, or the play decided the battle
     elif len(e.log) > e.log_cap:
         e.trim_log()  # (what ``Engine.run`` does at its end)
 
@@ -216,8 +290,7 @@ def nested_play(e: Engine, inst: CardInstance, copy: bool, free: bool, target: i
     if inst.active.target is TARGET_SINGLE_ENEMY:
         units = s.units
         if target < 1 or not units[target].alive:
-            alive = [u.uid for u in units[1:] if u.alive]
-            target = alive[s.rng_cards.below(len(alive))] if alive else -1
+            target = _random_enemy(s)
     else:
         target = -1
     commit_play(e, inst, target, cost, nested=True, dest="" if dest is None else dest.value)
@@ -226,32 +299,19 @@ def nested_play(e: Engine, inst: CardInstance, copy: bool, free: bool, target: i
 
 def step_play(e: Engine, f: Frame) -> None:
     """The rest of a play (seed 004 steps 3-5); a step that queues work returns to the loop."""
-    ctx = f.ctx
-    assert ctx is not None
-    data = f.data
-    # (one look-up for every step: an instance, once made, stays the battle's own
-    # ``s.cards[uid]`` for the whole battle; it only changes pile)
-    _play_steps(e, f, ctx, data, e.s.cards.get(data[0]))
-
-
-def _play_steps(e: Engine, f: Frame | None, ctx: Ctx, data: list[Any] | None,
-                inst: CardInstance | None) -> None:
-    """``step_play`` of the PLAY frame ``f`` (``data`` its data: [card uid, target uid, nested
-    0/1, authored pile or ""]), or, with ``f`` None, of the frame ``play_from_hand`` did not
-    make: a top-level play at its first step, which makes the frame only when a step has to
-    return to the loop (``_park``). ``inst`` is the played card."""
     s = e.s
     stack = s.stack
-    uid = ctx.src if data is None else data[0]  # (the card: the play's scope's source)
-    # what a step queued sits above ``mark`` (actions and lifecycles only ever push frames:
-    # with ``f`` on top, a longer stack is ``stack[-1] is not f``)
-    mark = len(stack)
-    pc = 0 if f is None else f.pc
+    ctx = f.ctx
+    assert ctx is not None
+    data: list[Any] = f.data  # [card uid, target uid, nested 0/1, authored pile or ""]
+    uid = data[0]
+    # (one look-up for every step below: an instance, once made, stays the battle's own
+    # ``s.cards[uid]`` for the whole battle; it only changes pile)
+    inst = s.cards.get(uid)
+    pc = f.pc
     if pc == 0:
         # 3. the card's On Play behaviour
-        pc = 1
-        if f is not None:
-            f.pc = 1
+        f.pc = pc = 1
         node = None if inst is None else inst.active.on_play
         if node is not None:
             # inline: the resume below (pc 1) re-reads nothing the behaviour could change
@@ -260,31 +320,16 @@ def _play_steps(e: Engine, f: Frame | None, ctx: Ctx, data: list[Any] | None,
                 start_entry(e, node, ctx, inline=True)
             else:
                 EXEC[type(node)](e, node, ctx)  # start_entry of a single action, one call less
-            if len(stack) != mark or s.pause:
-                if f is None:
-                    _park(stack, mark, 1, ctx)
+            if stack[-1] is not f or s.pause:
                 return
     if pc == 1:
         # 3 (cont.). the On Play branches of the player's statuses (snapshot order), then of
         # each living enemy's statuses (encounter order), e.g. an enemy that reacts to Skills
-        pc = 2
-        if f is not None:
-            f.pc = 2
-        having = e.c.play_statuses
-        if having:  # (content with no On Play status: no scan)
-            # (no call when no unit holds one: the scan ``_status_on_play`` starts with, its
-            # result then False)
-            for u in s.units:
-                held = u.statuses
-                if held and not having.isdisjoint(held):
-                    if _status_on_play(e, ctx, uid):
-                        if f is None:
-                            _park(stack, mark, 2, ctx)
-                        return
-                    break
+        f.pc = pc = 2
+        if e.c.play_statuses and _status_on_play(e, ctx, uid):  # (content with no On Play status: no call)
+            return
     if pc == 2:
-        if f is not None:
-            f.pc = 3
+        f.pc = 3
         # 4. every deferred branch has completed: register the card's persistent hooks
         hooks = ctx.hooks
         if hooks:
@@ -295,16 +340,14 @@ def _play_steps(e: Engine, f: Frame | None, ctx: Ctx, data: list[Any] | None,
         #    this card) is kept; else an Exhaust card is exhausted with its lifecycle; else
         #    Discard without the lifecycle. No card type decides it.
         if inst is not None and inst.pile is PILE_LIMBO:
-            dest = "" if data is None else data[3]
+            dest = data[3]
             if dest:
                 move(e, inst, PileScope(dest))
-                if len(stack) != mark or s.pause:
-                    return  # (only a frame's play has an authored destination)
+                if stack[-1] is not f or s.pause:
+                    return
             elif KW_EXHAUST in inst.active.keywords:
                 to_exhaust(e, inst, PILE_LIMBO)
-                if len(stack) != mark or s.pause:
-                    if f is None:
-                        _park(stack, mark, 3, ctx)
+                if stack[-1] is not f or s.pause:
                     return
             else:
                 # place(e, inst, PILE_DISCARD), inlined: it queues nothing and cannot pause
@@ -312,19 +355,12 @@ def _play_steps(e: Engine, f: Frame | None, ctx: Ctx, data: list[Any] | None,
                 s.discard.append(uid)
     # the play is complete: a top-level play re-reads the battlefield, then a requested turn
     # end; a nested play returns to the effect that played it, which does both later
-    if f is not None:
-        stack.pop()
-        if data is not None and data[2]:  # nested
-            return
+    stack.pop()
+    if data[2]:  # nested
+        return
     if not check_end(e) and s.end_turn:
         s.end_turn = False
         push_turn_end(e)
-
-
-def _park(stack: list[Frame], mark: int, pc: int, ctx: Ctx) -> None:
-    """The PLAY frame of a top-level play that ``play_from_hand`` ran without one, at step
-    ``pc``, put under the work its step queued (where the loop would have it)."""
-    stack.insert(mark, Frame(K.PLAY, None, pc, [ctx.src, ctx.target, 0, ""], ctx))
 
 
 def _status_on_play(e: Engine, ctx: Ctx, uid: int) -> bool:
