@@ -18,9 +18,11 @@ from minipack import card
 from test_speed_turns import _play_twins, _twins
 
 import gcs
+from gcs import agent
 from gcs.battle import frames as K
 from gcs.battle import play
 from gcs.content.db import Content
+from gcs.content.defs import EncounterDef
 from gcs.enums import Keyword, TargetMode
 from gcs.flow import nodes as N
 from gcs.flow import program as P
@@ -147,3 +149,26 @@ def test_play_from_hand_takes_the_frame_path_for_a_hooking_on_play() -> None:
     assert play._may_hook(e, content.card("hook_seq").on_play)
     assert play._may_hook(e, content.card("hook_call").on_play)
     assert not play._may_hook(e, content.card("combo").on_play)
+
+
+def test_legal_actions_past_the_target_table_are_the_tables_own_where_they_exist() -> None:
+    """With more enemies than the import-time table has targets, no play is read from the
+    tables, yet a (card, target) inside them is still the table's own action: the same object
+    as with a smaller battle, and the legal actions are every candidate the refusals allow."""
+    from test_speed_play import _candidates
+
+    crowd = EncounterDef("crowd", "Crowd", ("dummy",) * 10)
+    content = pack(*CARDS, encounters=(crowd,))
+    g = gcs.Game(content, seed=4)
+    g.set_master_deck(["jab", "guard", "jab", "blank", "jab"])
+    g.start_battle("crowd")
+    legal = g.legal_actions()
+    assert legal == _candidates(g)
+    plays = {(a.card, a.target): a for a in legal if a.kind == "play"}
+    assert max(t for _, t in plays) == 9  # past the table's 8 targets
+    for (i, t), a in plays.items():
+        if t < 8:
+            assert a is (agent._TARGETED[i][t] if t >= 0 else agent._UNTARGETED[i])
+    jab = next(i for i, t in plays if t == 9)
+    g.apply(plays[(jab, 9)])  # an action from the dict plays like any other
+    assert g.enemies[9].hp < g.enemies[9].max_hp
