@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from .battle.hooks import effective_cost, hooks_possible, modified_cost
 from .battle.phases import check_end, push_turn_end
-from .battle.play import card_refusal, commit_play, playable_in_hand
+from .battle.play import card_refusal, play_from_hand, playable_in_hand
 from .battle.refusals import end_turn_refusal
 from .battle.state import CHOICE, GATE, NO_PAUSE, WAIT, Unit
 from .enums import KW_UNPLAYABLE, PHASE_PLAYER_PHASE, TARGET_SINGLE_ENEMY, BattlePhase, TargetMode
@@ -117,7 +117,10 @@ def legal_actions(g: Game) -> list[Action]:
         return []
     if s.rewards is not None:
         return [Action(REWARD, reward=i) for i in range(len(s.rewards))] + [SKIP_ACTION]
-    if s.pause == CHOICE:
+    pause = s.pause
+    if pause:  # (NO_PAUSE is 0)
+        if pause != CHOICE:
+            return []
         n = len(s.choice_ids)
         out = []
         for k in range(s.choice_min, s.choice_max + 1):
@@ -126,13 +129,13 @@ def legal_actions(g: Game) -> list[Action]:
                 if len(out) >= MAX_CHOICE_ACTIONS:
                     return out
         return out
-    if s.pause != NO_PAUSE or s.stack or s.phase is not PHASE_PLAYER_PHASE:
+    if s.stack or s.phase is not PHASE_PLAYER_PHASE:
         return []
     # recomputed only when the battle changed: every facade call that changes hand, energy,
     # hooks or a pause runs the loop, and ``e.ticks`` counts those runs (the version counter)
-    # ``e.legal_key`` is (ticks, s.active, s.rewards is None) when ``e.legal`` was computed: a
-    # list is cached only with the battle active and no reward offered (as here), so ``legal``
-    # is current when no loop ran since (the ticks match)
+    # ``e.legal_key`` is (ticks, hooks_possible, True) when ``e.legal`` was computed: a list is
+    # cached only with the battle active and no reward offered (as here), so ``legal`` (and
+    # whether a hook was possible) is current when no loop ran since (the ticks match)
     legal = e.legal
     if legal is not None and e.legal_key[0] == e.ticks:
         return legal.copy()
@@ -143,9 +146,18 @@ def legal_actions(g: Game) -> list[Action]:
     single = TARGET_SINGLE_ENEMY
     unplayable = KW_UNPLAYABLE
     units = s.units
+    hand = s.hand
     untargeted = _UNTARGETED
     targeted = _TARGETED
-    for i, uid in enumerate(s.hand):
+    # the enemy index (uid - 1) of each living enemy, the targets of a single-enemy card
+    foes = []
+    for k in range(1, len(units)):
+        if units[k].alive:
+            foes.append(k - 1)
+    # every play of this hand is in the import-time tables (the usual case), or none is read
+    # from them (``_targeted`` then gives the table's own action where there is one)
+    tabled = len(hand) <= _TABLE_CARDS and len(units) <= _TABLE_TARGETS + 1
+    for i, uid in enumerate(hand):
         inst = cards[uid]
         card = inst.active
         if hooks or card.x_cost:
@@ -165,16 +177,18 @@ def legal_actions(g: Game) -> list[Action]:
             if cost > energy:
                 continue
         if card.target is single:
-            row = targeted[i] if i < len(targeted) else _targeted_row(i)
-            for k in range(1, len(units)):  # each living enemy; enemy index = uid - 1
-                if units[k].alive:
-                    j = k - 1
-                    out.append(row[j] if j < len(row) else _targeted(i, j))
+            if tabled:
+                row = targeted[i]
+                for j in foes:
+                    out.append(row[j])
+            else:
+                for j in foes:
+                    out.append(_targeted(i, j))
         else:
-            out.append(untargeted[i] if i < len(untargeted) else _untargeted(i))
+            out.append(untargeted[i] if tabled else _targeted(i, -1))
     out.append(END_ACTION)
     e.legal = out
-    e.legal_key = (e.ticks, True, True)  # (ticks, s.active, s.rewards is None)
+    e.legal_key = (e.ticks, hooks, True)  # (ticks, hooks_possible(e), True)
     return out.copy()  # the caller's own list: changing it leaves the cache alone
 
 
@@ -187,22 +201,13 @@ _UNTARGETED: Final[tuple[Action, ...]] = tuple(
     Action(PLAY, card=i, target=-1) for i in range(_TABLE_CARDS))
 _TARGETED: Final[tuple[tuple[Action, ...], ...]] = tuple(
     tuple(Action(PLAY, card=i, target=j) for j in range(_TABLE_TARGETS)) for i in range(_TABLE_CARDS))
-_EMPTY_ROW: Final[tuple[Action, ...]] = ()
 _OTHER_PLAYS: dict[tuple[int, int], Action] = {}
 
 
-def _untargeted(card: int) -> Action:
-    """``play CARD`` past the table."""
-    return _targeted(card, -1)
-
-
-def _targeted_row(card: int) -> tuple[Action, ...]:
-    """The ``play CARD @eK`` actions of the table, by K (none past the table)."""
-    return _TARGETED[card] if card < _TABLE_CARDS else _EMPTY_ROW
-
-
 def _targeted(card: int, target: int) -> Action:
-    """``play CARD @eTARGET`` past the table (``target`` -1: no target)."""
+    """``play CARD @eTARGET`` (``target`` -1: no target): the table's, else from the dict."""
+    if card < _TABLE_CARDS and target < _TABLE_TARGETS:
+        return _UNTARGETED[card] if target < 0 else _TARGETED[card][target]
     a = _OTHER_PLAYS.get((card, target))
     if a is None:
         a = _OTHER_PLAYS.setdefault((card, target), Action(PLAY, card=card, target=target))
@@ -263,15 +268,17 @@ def apply(g: Game, a: Action) -> None:
         raise BusyError("the runtime is resolving an effect; apply actions after the handler")
     # one of the legal actions just computed for this very state needs no second validation
     # (``legal`` is the legal actions now if its key matches: see legal_actions; a cached list
-    # was always computed with the battle active and no reward offered, key[1] and key[2] True)
+    # was always computed with the battle active and no reward offered)
     legal = e.legal
-    known = False
-    if legal is not None and e.legal_key[0] == e.ticks and s.active and s.rewards is None:
-        for x in legal:
-            if x is a:
-                known = True
-                break
-    if not known:
+    hooks: bool | None = None  # hooks_possible(e) when known (the legal actions computed it)
+    if legal is not None and s.active and s.rewards is None:
+        key = e.legal_key
+        if key[0] == e.ticks:
+            for x in legal:
+                if x is a:
+                    hooks = key[1]
+                    break
+    if hooks is None:
         why = _why_illegal(g, a)
         if why is not None:
             raise IllegalActionError(f"illegal action {a}: {why}")
@@ -282,19 +289,25 @@ def apply(g: Game, a: Action) -> None:
         inst = s.cards[s.hand[a.card]]
         e.busy = True
         try:
-            commit_play(e, inst, target + 1 if target >= 0 else -1)
-            e.run()
+            play_from_hand(e, inst, target + 1 if target >= 0 else -1, hooks)  # commit, e.run()
         finally:
             e.busy = False
     elif kind == END:
-        end_turn(e)  # Game.end_player_turn (inside this call, whose guard covers it)
+        # Game.end_player_turn (inside this call, whose guard covers it); End among the legal
+        # actions just computed needs no refusal check: they list it only when the battle is
+        # active in PlayerPhase with nothing resolving, and apply is not called from a handler
+        if hooks is None:
+            end_turn(e)
+        else:
+            push_turn_end(e)
+            run_wave(e)
     elif kind == CHOOSE:
         g.choose(list(a.choice))
     elif kind == REWARD:
         g.apply_reward(a.reward)
     else:
         g.skip_reward()
-    if s.pause in (WAIT, GATE):
+    if s.pause and s.pause in (WAIT, GATE):  # (NO_PAUSE is 0)
         g.settle()
 
 

@@ -203,7 +203,11 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
             return
         n = len(e.log)  # what a failure needs to undo the call: the log length, loop runs
         ticks = e.ticks
-        _begin(e)
+        # _begin(e), inlined (the call every decision makes)
+        if e.ckpt is None:
+            e.ckpt = e.s.clone()
+            e.journal = []
+        e.depth += 1
         try:
             if plain:
                 _apply(self, action)
@@ -213,11 +217,14 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
             raise _failed(self, e, n, ticks, exc, fn.__name__)  # noqa: B904 (it chains itself)
         e.depth -= 1
         jr = e.journal
-        if len(jr) >= JOURNAL or type(action) not in _PLAIN:
+        if len(jr) >= JOURNAL or not (plain or type(action) in _PLAIN):
             e.ckpt = None  # the next call checkpoints the state this one left
         else:
             jr.append(("apply", (action,), _NO_KW))  # an Action or its text: nothing to copy
-        _done(e)
+        # (``_done(e)``, called only when it has something to do: the log past its ring, a
+        # watcher to tell, or a handler's failure to raise)
+        if len(e.log) > e.log_cap or e.watchers or e.failure is not None:
+            _done(e)
 
     return call
 

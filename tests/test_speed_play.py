@@ -12,7 +12,8 @@
 * The inlined helpers of a play (the fixed cost paid without ``effective_cost``, a hand card
   leaving the hand without ``detach``, a single-action On Play started without
   ``start_entry``, the discard without ``place``, an attack between units with no status
-  without ``attack_damage``): a twin whose plays call every helper plays the same game.
+  without ``attack_damage``, a card's block without ``units_of`` and ``block_amount``): a
+  twin whose plays call every helper (and run their PLAY frame) plays the same game.
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ from test_speed_turns import _content, _decks, _play_twins
 
 import gcs
 from gcs import agent
+from gcs import events as ev
 from gcs.agent import Action
 from gcs.battle import cards, phases, play
 from gcs.battle import frames as K
-from gcs.battle.combat import attack_damage, deal_damage
+from gcs.battle.combat import attack_damage, block_amount, deal_damage, gain_block
 from gcs.battle.state import Ctx, Frame
 from gcs.content.db import Content
 from gcs.content.loader import BUILTIN, load_content
@@ -213,6 +215,13 @@ def _helper_damage(e: gcs.engine.Engine, node: N.DealDamage, ctx: Ctx) -> None:
         e.s.stack.append(Frame(K.DAMAGE, node, 0, [amount, targets, hits, 0, 0], ctx))
 
 
+def _helper_block(e: gcs.engine.Engine, node: N.GainBlock, ctx: Ctx) -> None:
+    """Gain Block through ``units_of`` and ``block_amount`` (the code its shortcut stands for)."""
+    amount = val(e, node.amount, ctx)
+    for u in units_of(e, node.target, ctx):
+        gain_block(e, u, amount if ctx.status else block_amount(e, amount, u))
+
+
 def _helper_step_play(e: gcs.engine.Engine, f: Frame) -> None:
     """``play.step_play`` calling ``start_entry``, ``_status_on_play`` and ``place`` (the code
     its inlined steps stand for)."""
@@ -261,14 +270,17 @@ def _play_helpers_on() -> Iterator[None]:
     """Plays that call every helper: hooks are always possible (the cost is paid through
     ``effective_cost``), Deal Damage and the PLAY frame run the helper versions above."""
     names = vars(play)  # (``hooks_possible`` as play.py imported it)
-    saved = names["hooks_possible"], interp.EXEC[N.DealDamage], HANDLERS[K.PLAY]
+    saved = (names["hooks_possible"], interp.EXEC[N.DealDamage], interp.EXEC[N.GainBlock],
+             HANDLERS[K.PLAY])
     names["hooks_possible"] = lambda e: True
     interp.EXEC[N.DealDamage] = _helper_damage
+    interp.EXEC[N.GainBlock] = _helper_block
     HANDLERS[K.PLAY] = _helper_step_play
     try:
         yield
     finally:
-        names["hooks_possible"], interp.EXEC[N.DealDamage], HANDLERS[K.PLAY] = saved
+        (names["hooks_possible"], interp.EXEC[N.DealDamage], interp.EXEC[N.GainBlock],
+         HANDLERS[K.PLAY]) = saved
 
 
 def test_inlined_play_helpers_play_as_the_helpers() -> None:
@@ -280,6 +292,7 @@ def test_inlined_play_helpers_play_as_the_helpers() -> None:
     for i in range(24):
         deck = [rng.choice(names) for _ in range(rng.randint(5, 15))] + ["strike", "defend", "bash"]
         fast, slow = gcs.Game(bundled, seed=i), gcs.Game(bundled, seed=i)
+        slow.subscribe(ev.Event, lambda _: None)  # its plays run their PLAY frame (the helper)
         for g in (fast, slow):
             g.set_master_deck(deck)
         decisions += _play_twins(fast, slow, encounters[i % len(encounters)], i, 120,

@@ -17,7 +17,9 @@ from ..enums import (
 )
 from ..errors import NotInBattleError
 from ..events import CardCreated, CardPlayed, EnergySpent
-from ..flow.interp import ENTRY_ROOTS, EXEC, register_hook, start_entry
+from ..flow.interp import ENTRY_ROOTS, EXEC, count_steps, register_hook, start_entry
+from ..flow.nodes import Node, RegisterCardHook
+from ..flow.program import HOOK
 from . import frames as K
 from .cards import (
     detach,
@@ -30,7 +32,7 @@ from .cards import (
 from .combat import status_entries
 from .hooks import effective_cost, hooks_possible, modified_cost, playable_by_hooks
 from .phases import check_end, push_turn_end
-from .state import CardInstance, Ctx, Frame
+from .state import CardInstance, Ctx, Frame, State
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -119,17 +121,32 @@ def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None
             paid = 0
         x = paid
     if card.target is TARGET_RANDOM_ENEMY:
-        alive = [u.uid for u in s.units[1:] if u.alive]
-        target_uid = alive[s.rng_cards.below(len(alive))] if alive else -1
+        target_uid = _random_enemy(s)
     uid = inst.uid
-    cid = inst.card_id
-    hot = e.hot
     # 2. leave the hand (or the pile a nested play took it from), spend energy, record the play
     if inst.pile is PILE_HAND:
         s.hand.remove(uid)  # detach(e, inst) of a hand card, inlined (every top-level play)
         inst.pile = PILE_LIMBO
     else:
         detach(e, inst)
+    # (and 3. CardPlayed), then On Play and the status On Play branches (in PLAY frame steps)
+    _record_play(e, inst, paid, target_uid)
+    ctx = Ctx(0, uid, target_uid, "", "on_play", x)
+    s.stack.append(Frame(K.PLAY, None, 0, [uid, target_uid, 1 if nested else 0, dest], ctx))
+
+
+def _random_enemy(s: State) -> int:
+    """The target of a random-enemy card: a living enemy drawn from the card stream (-1: none)."""
+    alive = [u.uid for u in s.units[1:] if u.alive]
+    return alive[s.rng_cards.below(len(alive))] if alive else -1
+
+
+def _record_play(e: Engine, inst: CardInstance, paid: int, target_uid: int) -> None:
+    """Step 2's energy and record of a card that has left its pile, and step 3's CardPlayed."""
+    s = e.s
+    uid = inst.uid
+    cid = inst.card_id
+    hot = e.hot
     energy = s.energy - paid
     s.energy = energy
     if paid > 0 and hot:
@@ -137,12 +154,118 @@ def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None
     s.played.append(uid)
     plays = s.plays
     plays[cid] = plays.get(cid, 0) + 1
-    # 3. CardPlayed, then On Play and the status On Play branches (in PLAY frame steps)
     if hot:
         e.record((CardPlayed, uid, cid, inst.upgraded, paid,
                   None if target_uid < 0 else target_uid))
-    ctx = Ctx(0, uid, target_uid, "", "on_play", x)
-    s.stack.append(Frame(K.PLAY, None, 0, [uid, target_uid, 1 if nested else 0, dest], ctx))
+
+
+def play_from_hand(e: Engine, inst: CardInstance, target_uid: int, hooks: bool | None) -> None:
+    """A top-level play of a hand card the caller validated (``agent.apply``), with the stack
+    empty: ``commit_play`` then ``Engine.run``, the same work and engine steps; ``hooks`` is
+    ``hooks_possible(e)`` if the caller knows it (None: computed here).
+
+    The usual play (a fixed cost, no ``set`` modifier, no hook possible, no subscriber, an
+    On Play that registers no card hook as it runs) takes a fast path: steps 2-3 and the
+    PLAY frame's first step (``step_play`` from pc 0) run here, and the frame is made only
+    if a step has to return to the loop (it queued work or paused), under that work and at
+    the step it stopped at, where the loop would have it. Nobody can look at the battle
+    while the frame is missing (no subscriber); everything an action reads of the stack is
+    above a mark it took itself (``interp.run_ops`` puts its frames at such a mark too); and
+    a card hook an On Play registers waits for its play's PLAY frame (``interp._play_pending``),
+    so such a play takes ``commit_play``.
+    """
+    card = inst.active
+    node = card.on_play
+    t = type(node)  # (NoneType for a card with no On Play)
+    if hooks is None:
+        hooks = hooks_possible(e)
+    if (hooks or e.subs or card.x_cost or inst.battle_set is not None
+            or inst.turn_set is not None or t is RegisterCardHook
+            or (t in ENTRY_ROOTS and _may_hook(e, node))):
+        commit_play(e, inst, target_uid)
+        e.run()
+        return
+    s = e.s
+    stack = s.stack
+    mark = len(stack)  # (0: what a step queues is above it)
+    e.ticks += 1  # (``Engine.run`` counts its runs: a version counter, compared for equality)
+    # ``effective_cost`` with a fixed cost, no ``set`` modifier and no hook possible: the sum
+    # of the modifiers, floored at 0 (as in ``commit_play``)
+    paid = card.cost + inst.cost_delta + inst.battle_delta + inst.turn_delta
+    if paid < 0:
+        paid = 0
+    if card.target is TARGET_RANDOM_ENEMY:
+        target_uid = _random_enemy(s)
+    uid = inst.uid
+    # 2. leave the hand (``detach``, inlined), spend energy, record the play; 3. CardPlayed
+    s.hand.remove(uid)
+    inst.pile = PILE_LIMBO
+    _record_play(e, inst, paid, target_uid)
+    ctx = Ctx(0, uid, target_uid, "", "on_play", paid)
+    # 3. the card's On Play behaviour (inline, as in ``step_play``)
+    if node is not None:
+        if t in ENTRY_ROOTS:
+            start_entry(e, node, ctx, inline=True)
+        else:
+            EXEC[t](e, node, ctx)  # start_entry of a single action, one call less
+        if len(stack) != mark or s.pause:
+            _park(e, mark, 1, ctx)
+            return
+    # 3 (cont.). the On Play branches of the player's statuses, then of each living enemy's
+    # (``_status_on_play``, called only when some unit holds such a status: the scan it starts
+    # with, its result then False)
+    having = e.c.play_statuses
+    if having:
+        for u in s.units:
+            held = u.statuses
+            if held and not having.isdisjoint(held):
+                if _status_on_play(e, ctx, uid):
+                    _park(e, mark, 2, ctx)
+                    return
+                break
+    # 4. no deferred hook to register (the On Play registers none)
+    # 5. destination: no authored move (a top-level play); an Exhaust card (its keywords now:
+    #    the On Play may have changed the card) is exhausted with its lifecycle, else Discard
+    if inst.pile is PILE_LIMBO:
+        if KW_EXHAUST in inst.active.keywords:
+            to_exhaust(e, inst, PILE_LIMBO)
+            if len(stack) != mark or s.pause:
+                _park(e, mark, 3, ctx)
+                return
+        else:
+            inst.pile = PILE_DISCARD  # (``place``, inlined: it queues nothing, cannot pause)
+            s.discard.append(uid)
+    # the play is complete: re-read the battlefield, then a requested turn end
+    if not check_end(e) and s.end_turn:
+        s.end_turn = False
+        push_turn_end(e)
+    _stepped(e)
+
+
+def _park(e: Engine, mark: int, pc: int, ctx: Ctx) -> None:
+    """``play_from_hand``'s play returns to the loop at step ``pc``: its PLAY frame goes under
+    the work the step queued (at ``mark``), where the loop would have it."""
+    e.s.stack.insert(mark, Frame(K.PLAY, None, pc, [ctx.src, ctx.target, 0, ""], ctx))
+    _stepped(e)
+
+
+def _stepped(e: Engine) -> None:
+    """The loop's end of the step ``play_from_hand`` ran: it counts the step (with its step
+    guard, ``count_steps`` inlined), then runs what is queued (or cuts the log as it would)."""
+    s = e.s
+    s.steps += 1
+    if s.steps > e.step_limit:
+        count_steps(e, 0)
+    if s.stack:
+        e.run()  # the play's frame went back to the loop, or the play decided the battle
+    elif len(e.log) > e.log_cap:
+        e.trim_log()  # (what ``Engine.run`` does at its end)
+
+
+def _may_hook(e: Engine, node: Node | None) -> bool:
+    """Can this composite On Play register a card hook as it runs (its program has one)?"""
+    prog = e.c.programs.get(id(node))
+    return prog is None or bool(prog.flags & HOOK)
 
 
 def nested_play(e: Engine, inst: CardInstance, copy: bool, free: bool, target: int,
@@ -167,8 +290,7 @@ def nested_play(e: Engine, inst: CardInstance, copy: bool, free: bool, target: i
     if inst.active.target is TARGET_SINGLE_ENEMY:
         units = s.units
         if target < 1 or not units[target].alive:
-            alive = [u.uid for u in units[1:] if u.alive]
-            target = alive[s.rng_cards.below(len(alive))] if alive else -1
+            target = _random_enemy(s)
     else:
         target = -1
     commit_play(e, inst, target, cost, nested=True, dest="" if dest is None else dest.value)

@@ -113,6 +113,20 @@ def _per_unit(e: Engine, units: list[Unit], act: Callable[[Unit], None]) -> None
 def _ex_block(e: Engine, node: N.GainBlock, ctx: Ctx) -> None:
     v = node.amount
     amount = var(e, v.name, ctx) if type(v) is Var else val(e, v, ctx)  # (as in _ex_damage)
+    if node.target.source == "self":
+        # the scope's owner (``units_of`` picks it), without the list; for a card's block the
+        # fold of ``block_amount``, inlined: a unit with no modifying status folds nothing
+        # (the amount, floored at 0, which ``gain_block`` then skips)
+        u = e.s.units[ctx.owner]
+        if ctx.status:
+            gain_block(e, u, amount)
+            return
+        held = u.statuses
+        if held and not e.c.modifier_statuses.isdisjoint(held):
+            amount = block_amount(e, amount, u)
+        if amount > 0:
+            gain_block(e, u, amount)
+        return
     for u in units_of(e, node.target, ctx):
         gain_block(e, u, amount if ctx.status else block_amount(e, amount, u))
 

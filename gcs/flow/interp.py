@@ -63,9 +63,15 @@ def start_entry(e: Engine, node: N.Node, ctx: Ctx, inline: bool = False) -> None
             if prog is not None and prog.ops:
                 # the frame path: this caller returns to the loop after pushing the ENTRY
                 # frame (one step), which runs the ops and is popped in its last call (one)
-                count_steps(e, 1)
+                # (each ``count_steps(e, 1)``, inlined: the count, and its guard past the limit)
+                s = e.s
+                s.steps += 1
+                if s.steps > e.step_limit:
+                    count_steps(e, 0)
                 if run_ops(e, prog.ops, ctx, node):
-                    count_steps(e, 1)
+                    s.steps += 1
+                    if s.steps > e.step_limit:
+                        count_steps(e, 0)
                 return
         e.s.stack.append(Frame(K.ENTRY, node, 0, None, ctx))
     else:

@@ -53,6 +53,7 @@ DETACH = 2      # a WaitUntil can run (it needs the ENTRY frame of its entry)
 LOOP = 4        # a Loop, Foreach or While can run
 TRIGGER = 8     # an action that may queue work (lifecycles, statuses, draws, plays) can run
 UNRESOLVED = 16  # a Call names an unknown graph, or graphs call each other in a cycle
+HOOK = 32       # a Register Card Hook can run (in On Play it waits for its play's PLAY frame)
 NOT_STRAIGHT = PAUSE | DETACH | LOOP | UNRESOLVED
 
 
@@ -88,7 +89,8 @@ class Program:
 
     def __repr__(self) -> str:
         names = [n for n, b in (("pause", PAUSE), ("detach", DETACH), ("loop", LOOP),
-                                ("trigger", TRIGGER), ("unresolved", UNRESOLVED)) if self.flags & b]
+                                ("trigger", TRIGGER), ("unresolved", UNRESOLVED), ("hook", HOOK))
+                 if self.flags & b]
         return f"Program({type(self.root).__name__}, {'|'.join(names) or 'quiet'}, {len(self.ops)} ops)"
 
 
@@ -118,6 +120,8 @@ class Compiler:
             finally:
                 self._calling.pop()
         if not isinstance(node, CONTROL):
+            if isinstance(node, N.RegisterCardHook):
+                return TRIGGER | HOOK
             return 0 if isinstance(node, QUIET) else TRIGGER  # an action (no children)
         out = (PAUSE if isinstance(node, PAUSES) else 0) | (LOOP if isinstance(node, LOOPS) else 0)
         if isinstance(node, N.WaitUntil):
