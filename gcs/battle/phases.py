@@ -58,7 +58,7 @@ from . import frames as K
 from .cards import draw_at_once, move, push_draw, push_entries
 from .combat import decay_statuses, run_status_entries, set_block, status_entries
 from .hooks import draw_count, energy_per_turn, hooks_possible
-from .intents import plan_intent, resolve_intents
+from .intents import plan_intent, resolve_intents, run_plain_intent
 from .rewards import offer_rewards
 from .state import ActiveHook, Ctx, Frame, Unit
 
@@ -615,18 +615,22 @@ def _enemy_turn(e: Engine, f: Frame, phase: Frame, inline: bool) -> bool:
             # 3. the planned Intent Behavior
             m = c.moves[u.def_id, u.move] if u.move else None
             if m is not None and m.behaviour is not None:
-                ctx = Ctx(u.uid, -1, 0, "", "intent")
-                # (``move_damage``, inlined: every intent with a behaviour reads it)
-                dmg = m.damage if m.damage_max is None else u.rolled.get(m.id, m.damage)
-                if dmg is not None:
-                    ctx.vals["damage"] = dmg
-                ctx.vals["hits"] = m.hits
-                if m.block is not None:
-                    ctx.vals["block"] = m.block
                 node = m.behaviour
-                start_entry(e, node, ctx, inline)
-                if len(stack) != depth or s.pause:
-                    return _suspend(e, f, depth, inline)
+                # inline, a plain move runs directly (``run_plain_intent``: the same actions
+                # and steps, none of which queues work), else as the interpreter's entry
+                plan = c.plain_intents.get(id(node)) if inline else None
+                if plan is None or not run_plain_intent(e, u, m, plan):
+                    ctx = Ctx(u.uid, -1, 0, "", "intent")
+                    # (``move_damage``, inlined: every intent with a behaviour reads it)
+                    dmg = m.damage if m.damage_max is None else u.rolled.get(m.id, m.damage)
+                    if dmg is not None:
+                        ctx.vals["damage"] = dmg
+                    ctx.vals["hits"] = m.hits
+                    if m.block is not None:
+                        ctx.vals["block"] = m.block
+                    start_entry(e, node, ctx, inline)
+                    if len(stack) != depth or s.pause:
+                        return _suspend(e, f, depth, inline)
                 if inline and isinstance(node, NEEDS_ENTRY):
                     # the program ran here, its steps and its ENTRY frame's counted (see
                     # ``start_entry``): this is the frame's resume, which re-reads the end
