@@ -517,16 +517,15 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
         pc = f.pc = pc + 1
         uid = ids[pc - 1]
         if s.units[uid].alive:
-            turn = Frame(K.ENEMY_TURN, None, 0, uid, None)
             if e.subs:
-                s.stack.append(turn)
+                s.stack.append(Frame(K.ENEMY_TURN, None, 0, uid, None))
                 return
             # inline: this call's step (the loop would go on to the turn's frame now) ...
             limit = e.step_limit
             s.steps += 1
             if s.steps > limit:
                 count_steps(e, 0)  # the loop's stop, with its message
-            if not _enemy_turn(e, turn, f, True):
+            if not _enemy_turn(e, None, uid, f):
                 return  # its frame is under the work it queued (or the battle is decided)
             # ... the turn's last step, then this frame's resume, which re-reads the end
             s.steps += 1
@@ -568,35 +567,37 @@ def step_enemy_turn(e: Engine, f: Frame) -> None:
     if f.pc and check_end(e):
         return
     stack = e.s.stack
-    if _enemy_turn(e, f, stack[-2], False):
+    if _enemy_turn(e, f, f.data, stack[-2]):
         stack.pop()
 
 
-def _enemy_turn(e: Engine, f: Frame, phase: Frame, inline: bool) -> bool:
-    """EnemyPhase steps 1-4 for the enemy ``f.data``, from step ``f.pc`` on: True when its
-    turn is over, False when a step queued work (or paused, or the battle was decided).
+def _enemy_turn(e: Engine, f: Frame | None, uid: int, phase: Frame) -> bool:
+    """EnemyPhase steps 1-4 for the enemy ``uid``, from step ``f.pc`` on (0 inline): True when
+    its turn is over, False when a step queued work (or paused, or the battle was decided).
     ``phase`` is the EnemyPhase frame.
 
-    As a frame (``inline`` False), ``f`` is on top of the stack, and after queued work the
-    loop comes back to it. Inline, ``f`` is not on the stack and this runs inside the
-    EnemyPhase frame's call; it plays as the frame does: a step that queues work puts ``f``
-    under that work (where the loop has it) and returns, and where the frame would return
-    to the loop with nothing queued (the ENTRY frame of a program intent) the steps are
-    counted and the battle end re-read here, as the frame's resume does.
+    As a frame ``f``, on top of the stack, after queued work the loop comes back to it at the
+    step it was left at. Inline (``f`` None: the turn has no frame yet) this runs inside the
+    EnemyPhase frame's call; it plays as the frame does: a step that queues work puts the
+    turn's frame, made then, under that work (where the loop has it) and returns, and where
+    the frame would return to the loop with nothing queued (the ENTRY frame of a program
+    intent) the steps are counted and the battle end re-read here, as the frame's resume does.
     """
     s = e.s
     stack = s.stack
     depth = len(stack)
-    u = s.units[f.data]
+    u = s.units[uid]
     if not u.alive:
         # died during its own turn: a revive later in this phase gives the intent it keeps
-        _keep_intent(phase, u.uid)
+        _keep_intent(phase, uid)
         return True
+    inline = f is None
+    pc = 0 if f is None else f.pc  # the next step (the frame's ``pc``, kept here until left)
     # (each status step tests its content set here: with none of those statuses its call would
     # queue nothing, and the turn goes on)
     c = e.c
-    if f.pc == 0:
-        f.pc = 1
+    if pc == 0:
+        pc = 1
         # 1. the enemy's armor and its turn-start statuses
         if u.block:  # (no block: ``_armor`` leaves it at 0)
             _armor(e, u)
@@ -604,13 +605,13 @@ def _enemy_turn(e: Engine, f: Frame, phase: Frame, inline: bool) -> bool:
         if statuses and not c.turn_start_statuses.isdisjoint(statuses):
             run_status_entries(e, u, "on_turn_start")
             if len(stack) != depth or s.pause:
-                return _suspend(e, f, depth, inline)
-    if f.pc == 1:
-        f.pc = 2
+                return _suspend(e, f, uid, pc, depth)
+    if pc == 1:
+        pc = 2
         # 2. control statuses: a skipped turn keeps the planned intent for the next round
         statuses = u.statuses
         if statuses and not c.skip_statuses.isdisjoint(statuses):  # (``skips_turn``, inlined)
-            _keep_intent(phase, u.uid)
+            _keep_intent(phase, uid)
         else:
             # 3. the planned Intent Behavior
             m = c.moves[u.def_id, u.move] if u.move else None
@@ -630,25 +631,25 @@ def _enemy_turn(e: Engine, f: Frame, phase: Frame, inline: bool) -> bool:
                         ctx.vals["block"] = m.block
                     start_entry(e, node, ctx, inline)
                     if len(stack) != depth or s.pause:
-                        return _suspend(e, f, depth, inline)
+                        return _suspend(e, f, uid, pc, depth)
                 if inline and isinstance(node, NEEDS_ENTRY):
                     # the program ran here, its steps and its ENTRY frame's counted (see
                     # ``start_entry``): this is the frame's resume, which re-reads the end
                     if check_end(e):
                         return False
                     if not u.alive:
-                        _keep_intent(phase, u.uid)
+                        _keep_intent(phase, uid)
                         return True
-    if f.pc == 2:
-        f.pc = 3
+    if pc == 2:
+        pc = 3
         # 4. turn-end statuses, then decay
         statuses = u.statuses
         if statuses and not c.turn_end_statuses.isdisjoint(statuses):
             run_status_entries(e, u, "on_turn_end")
             if len(stack) != depth or s.pause:
-                return _suspend(e, f, depth, inline)
+                return _suspend(e, f, uid, pc, depth)
     if not u.alive:
-        _keep_intent(phase, u.uid)
+        _keep_intent(phase, uid)
         return True
     statuses = u.statuses
     if statuses and not c.turn_end_decaying.isdisjoint(statuses):
@@ -659,10 +660,13 @@ def _enemy_turn(e: Engine, f: Frame, phase: Frame, inline: bool) -> bool:
     return True
 
 
-def _suspend(e: Engine, f: Frame, depth: int, inline: bool) -> bool:
-    """An enemy turn's step queued work: inline, its frame goes under that work."""
-    if inline:
-        e.s.stack.insert(depth, f)
+def _suspend(e: Engine, f: Frame | None, uid: int, pc: int, depth: int) -> bool:
+    """An enemy turn's step queued work: its frame resumes at step ``pc``; inline, the frame
+    is made now and goes under that work."""
+    if f is None:
+        e.s.stack.insert(depth, Frame(K.ENEMY_TURN, None, pc, uid, None))
+    else:
+        f.pc = pc
     return False
 
 
