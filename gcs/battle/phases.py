@@ -368,12 +368,11 @@ def step_turn_end(e: Engine, f: Frame) -> None:
         # (uid order: instances are created in that order; a plain loop, no copy of the
         # instances: nothing adds one during it, a listener's changing calls raise BusyError)
         for inst in s.cards.values():
-            if not inst.turn_delta and inst.turn_set is None:
-                continue
-            inst.turn_delta = 0
-            inst.turn_set = None
-            if e.hot:
-                e.record((CardModified, inst.uid, inst.card_id, "cost", inst.upgraded))
+            if inst.turn_delta or inst.turn_set is not None:  # (one test per card: most have none)
+                inst.turn_delta = 0
+                inst.turn_set = None
+                if e.hot:
+                    e.record((CardModified, inst.uid, inst.card_id, "cost", inst.upgraded))
         if s.delayed:
             fire_delayed(e, "player_turn_end", s.player_turns)
         if stack[-1] is not f or s.pause:
