@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..content.db import PLAIN_BLOCK, PLAIN_HIT, PLAIN_STATUS_SELF, PlainIntent
+from ..content.db import PLAIN_BLOCK, PLAIN_HIT, PLAIN_STATUS_SELF, PlainIntent, PlainTable
 from ..content.defs import AiDef, EnemyDef, MoveDef, WeightedMove
 from ..enums import PHASE_ENEMY_PHASE
 from ..events import EnemyUnitIntentChanged, UnitSpawned
@@ -103,41 +103,36 @@ def _blocked(w: WeightedMove, hist: list[str]) -> bool:
     return True
 
 
-def _plain_pick(e: Engine, ai: AiDef, hist: list[str], total: int) -> str | None:
-    """``_weighted_pick`` for a plain table (``Content.plain_weight_totals``: ``total`` is its
-    weight), with the same AI-stream calls; None when every entry is blocked (the general
-    draw takes them all then). The entries are those not blocked by their repeat limit, and
-    only the entry of the last planned move can be: the table lists a move once."""
-    weighted = ai.weighted
+def _plain_pick(e: Engine, table: PlainTable, hist: list[str]) -> str | None:
+    """``_weighted_pick`` for a plain table (``Content.plain_tables``), with the same AI-stream
+    calls; None when every entry is blocked (the general draw takes them all then). The
+    entries are those not blocked by their repeat limit, and only the entry of the last
+    planned move can be: the table lists a move once."""
+    draws = table.draws
+    draw = draws[-1]  # the whole table
     n = len(hist)
-    skip = None  # the blocked entry, left out of the draw
     if n:
         last = hist[-1]
-        for w in weighted:
-            if w.move == last:
-                row = w.max_in_row
-                if row and n >= row:
-                    # ``_blocked(w, hist)``, inlined: the last ``row`` entries, read in place
-                    i = n - row
-                    while i < n and hist[i] == last:
-                        i += 1
-                    if i == n:
-                        if len(weighted) == 1:
-                            return None
-                        skip = w
-                        total -= w.weight
-                break
-    # the draw of ``_weighted_pick`` over the entries but ``skip`` (no fallback to re-pick)
+        got = table.limits.get(last)
+        if got is not None:
+            row, index = got
+            if n >= row:
+                # ``_blocked``, inlined: the last ``row`` entries, read in place
+                i = n - row
+                while i < n and hist[i] == last:
+                    i += 1
+                if i == n:
+                    if len(draws) == 2:
+                        return None  # a one-entry table, blocked
+                    draw = draws[index]  # the draw of the other entries
+    # the draw of ``_weighted_pick`` over the entries not blocked (no fallback to re-pick):
+    # the first whose cumulative weight exceeds ``k``; the last one takes what is left
+    total, rows = draw
     k = e.s.rng_ai.below(total) if total > 0 else 0
-    move = ""
-    for w in weighted:
-        if w is skip:
-            continue
-        if k < w.weight:
-            return w.move
-        k -= w.weight
-        move = w.move  # the last entry drawn from takes what is left
-    return move
+    for cum, move in rows:
+        if k < cum:
+            return move
+    return rows[-1][1]
 
 
 def _weighted_pick(e: Engine, ai: AiDef, hist: list[str]) -> str | None:
@@ -209,8 +204,8 @@ def choose_move(e: Engine, u: Unit, d: EnemyDef) -> str:
             return opener[pos]
         if cycle:
             return cycle[(pos - len(opener)) % len(cycle)]
-    total = e.c.plain_weight_totals.get(d.id)
-    picked = None if total is None else _plain_pick(e, ai, hist, total)
+    table = e.c.plain_tables.get(d.id)
+    picked = None if table is None else _plain_pick(e, table, hist)
     if picked is None:
         picked = _weighted_pick(e, ai, hist)
     return d.moves[0].id if picked is None else picked

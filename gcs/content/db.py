@@ -20,6 +20,7 @@ from .defs import (
     MoveDef,
     RewardTable,
     StatusDef,
+    WeightedMove,
 )
 
 ProgramKey = str
@@ -32,6 +33,35 @@ PLAIN_BLOCK: Final = 1  # block for the enemy itself (GainBlock, self)
 PLAIN_STATUS_SELF: Final = 2  # a status on the enemy itself (ApplyStatus, self)
 PLAIN_STATUS_PLAYER: Final = 3  # a status on the player (ApplyStatus, target or player)
 PlainAct = tuple[int, int, str, str]
+
+
+# One draw of a weighted table: its total weight and, per entry in table order, the
+# cumulative weight up to it and its move (the entry drawn is the first whose cumulative
+# weight exceeds the number drawn below the total).
+PlainDraw = tuple[int, tuple[tuple[int, str], ...]]
+
+
+class PlainTable(NamedTuple):
+    """A plain weighted table (``Content.plain_weight_totals``) ready to draw from: for each
+    move with a repeat limit, that limit and the move's entry index; the draw leaving out
+    entry ``i`` at ``draws[i]`` (that entry blocked), the draw over the whole table last."""
+
+    limits: dict[str, tuple[int, int]]
+    draws: tuple[PlainDraw, ...]
+
+
+def _plain_table(weighted: tuple[WeightedMove, ...]) -> PlainTable:
+    def draw(skip: int) -> PlainDraw:
+        cum = 0
+        rows = []
+        for i, w in enumerate(weighted):
+            if i != skip:
+                cum += w.weight
+                rows.append((cum, w.move))
+        return cum, tuple(rows)
+
+    limits = {w.move: (w.max_in_row, i) for i, w in enumerate(weighted) if w.max_in_row}
+    return PlainTable(limits, tuple(draw(i) for i in range(len(weighted) + 1)))
 
 
 class PlainIntent(NamedTuple):
@@ -107,6 +137,9 @@ class Content:
             and len({w.move for w in en.ai.weighted}) == len(en.ai.weighted)
             and not any(w.fallback or w.once or w.after is not None or w.before is not None
                         for w in en.ai.weighted)}
+        # ... and each plain table as its draws (see ``PlainTable``)
+        self.plain_tables: dict[str, PlainTable] = {
+            eid: _plain_table(self.enemies[eid].ai.weighted) for eid in self.plain_weight_totals}
         # ids of the control statuses (skip the holder's turn) and of those that keep its block
         self.skip_statuses: frozenset[str] = frozenset(
             st.id for st in self.statuses.values() if st.skip_turn)
