@@ -80,6 +80,9 @@ def check_end(e: Engine) -> bool:
     """Re-read the battlefield; if the battle is decided, commit BattleWon or BattleLost."""
     units = e.s.units
     if units[0].alive:
+        last = units[-1]
+        if last.alive and last.uid:
+            return False  # (the usual case, read first: the last enemy lives)
         for u in units:  # (the list itself: no copy, no range per call)
             if u.alive and u.uid:  # a living enemy (the player is unit 0)
                 return False
