@@ -70,12 +70,12 @@ def begin_battle(e: Engine, enc: EncounterDef, char: CharacterDef | None, seed: 
     draw = s.draw
     uid = s.next_card
     card_of = c.cards
-    for m in entries:
-        card = card_of.get(m.card_id)
-        if card is None:
-            card = c.card(m.card_id)  # raises UnknownCardError
-        inst = CardInstance(uid, card, m.upgraded, m.cost_delta, m.uid)
-        inst.pile = PILE_DRAW
+    for card_id, upgraded, cost_delta, origin in entries:  # (a MasterEntry, unpacked)
+        try:
+            card = card_of[card_id]  # (a subscript: the mapping's own ``get`` is a method call)
+        except KeyError:
+            card = c.card(card_id)  # raises UnknownCardError
+        inst = CardInstance(uid, card, upgraded, cost_delta, origin, PILE_DRAW)
         cards[uid] = inst
         draw.append(uid)
         uid += 1

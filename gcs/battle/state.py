@@ -43,7 +43,7 @@ class CardInstance:
     )
 
     def __init__(self, uid: int, base: GameCard, upgraded: bool = False, cost_delta: int = 0,
-                 origin: int = -1) -> None:
+                 origin: int = -1, pile: Pile = PILE_REMOVED) -> None:
         self.uid = uid
         self.card_id = base.id
         self.base = base
@@ -55,7 +55,7 @@ class CardInstance:
         self.battle_set: int | None = None
         self.turn_delta = 0
         self.turn_set: int | None = None
-        self.pile = PILE_REMOVED
+        self.pile = pile  # (REMOVED: in no pile yet)
         self.origin = origin
 
     @property
