@@ -341,18 +341,25 @@ def step_turn_end(e: Engine, f: Frame) -> None:
         f.pc = 3
         # 2b. the hand by the HandDiscardRule (Ethereal, Retain, Discard or Persist)
         if s.hand:
-            ids = s.hand.copy()
             if not inline_ok(e, 2):
-                stack.append(Frame(K.HAND_END, None, 0, ids, None))
+                stack.append(Frame(K.HAND_END, None, 0, s.hand.copy(), None))
                 return
             # the HAND_END step runs here (counted); if a card's lifecycle queued branches,
             # the HAND_END frame with the cards still to do goes under them, as the loop has it
-            depth = len(stack)
-            done = hand_end(e, ids, 0, quiet, plain)
-            s.steps += 1
-            if len(stack) != depth or s.pause:
-                stack.insert(depth, Frame(K.HAND_END, None, done, ids, None))
-                return
+            if plain and quiet and s.hand_rule is not HAND_RULE_PERSIST:
+                # ``hand_end``'s first case, with what it tests known here (2a found the hand
+                # plain, the player has no status reacting to a discard, no subscriber): the
+                # whole hand to Discard at once, no branch queued
+                _discard_plain(e, s.hand)
+                s.steps += 1
+            else:
+                ids = s.hand.copy()
+                depth = len(stack)
+                done = hand_end(e, ids, 0, quiet, plain)
+                s.steps += 1
+                if len(stack) != depth or s.pause:
+                    stack.insert(depth, Frame(K.HAND_END, None, done, ids, None))
+                    return
             s.steps += 1  # this frame's resume, which re-reads the battle end
             if check_end(e):
                 return
@@ -428,17 +435,7 @@ def hand_end(e: Engine, ids: list[int], i: int, calm: bool = False, plain: bool 
                     plain = False
                     break
         if plain:
-            # the usual hand: every card goes to Discard with no branch to run (the inline
-            # discard below, for all of them at once, in hand order; no subscriber looks in
-            # between, so the log alone sees the events, in the same order)
-            record = e.record
-            for uid in ids:
-                held = cards[uid]
-                held.pile = PILE_DISCARD
-                if hot:
-                    record((CardDiscarded, uid, held.card_id, SCOPE_HAND, SCOPE_DISCARD))
-            discard.extend(ids)
-            hand.clear()
+            _discard_plain(e, ids)
             return n
     for j in range(i, n):
         uid = ids[j]
@@ -468,6 +465,24 @@ def hand_end(e: Engine, ids: list[int], i: int, calm: bool = False, plain: bool 
 
 
 _ETHEREAL_RETAIN: Final = frozenset((KW_ETHEREAL, KW_RETAIN))  # (read by ``hand_end``)
+
+
+def _discard_plain(e: Engine, ids: list[int]) -> None:
+    """The usual turn-end hand (``ids``, the hand itself or a copy equal to it): every card
+    goes to Discard with no branch to run (``hand_end``'s inline discard, for all of them at
+    once, in hand order; no subscriber looks in between, so the log alone sees the events,
+    in the same order)."""
+    s = e.s
+    cards = s.cards
+    hot = e.hot
+    record = e.record
+    for uid in ids:
+        held = cards[uid]
+        held.pile = PILE_DISCARD
+        if hot:
+            record((CardDiscarded, uid, held.card_id, SCOPE_HAND, SCOPE_DISCARD))
+    s.discard.extend(ids)
+    s.hand.clear()
 
 
 # ---------------------------------------------------------------- EnemyPhase
