@@ -183,3 +183,15 @@ def test_a_move_reading_an_unset_slot_fails_as_in_the_interpreter() -> None:
         assert out == _step(slow, lambda g: g.end_player_turn())
     assert "damage" in out
     assert _state(fast) == _state(slow)
+
+
+def test_a_plain_table_holds_its_draw_with_each_entry_left_out() -> None:
+    """Jaw Worm's table as ``_plain_pick`` draws it: the repeat limits by move (with the
+    entry's index), then per blocked entry the draw over the others, the whole table last."""
+    t = gcs.builtin_content().plain_tables["jaw_worm"]
+    assert t.limits == {"bellow": (1, 0), "thrash": (2, 1), "chomp": (1, 2)}
+    assert t.draws == (
+        (55, ((30, "thrash"), (55, "chomp"))),
+        (70, ((45, "bellow"), (70, "chomp"))),
+        (75, ((45, "bellow"), (75, "thrash"))),
+        (100, ((45, "bellow"), (75, "thrash"), (100, "chomp"))))
