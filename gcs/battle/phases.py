@@ -268,7 +268,9 @@ def step_turn_start(e: Engine, f: Frame) -> None:
         # ... then draw DrawPerTurn cards
         if s.player_turns >= 2:
             # (with no hook possible, as ``draw_at_once`` requires, ``draw_count`` is DrawPerTurn)
-            if inline_ok(e, 2) and draw_at_once(e, e.rules.draw_per_turn, hooks):
+            # (``inline_ok(e, 2)``, inlined: every turn start asks it)
+            if not e.subs and s.steps + 2 < e.step_limit and draw_at_once(
+                    e, e.rules.draw_per_turn, hooks):
                 # the DRAW step ran here (counted); a card's On Drawn branch was queued under
                 # the DRAW frame's rest, else it is done and this is this frame's resume
                 if stack[-1] is not f:
@@ -341,7 +343,7 @@ def step_turn_end(e: Engine, f: Frame) -> None:
         f.pc = 3
         # 2b. the hand by the HandDiscardRule (Ethereal, Retain, Discard or Persist)
         if s.hand:
-            if not inline_ok(e, 2):
+            if e.subs or s.steps + 2 >= e.step_limit:  # (not ``inline_ok(e, 2)``, inlined)
                 stack.append(Frame(K.HAND_END, None, 0, s.hand.copy(), None))
                 return
             # the HAND_END step runs here (counted); if a card's lifecycle queued branches,
