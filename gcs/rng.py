@@ -84,6 +84,15 @@ def derive(seed: int, name: str) -> int:
     return mix(mix(seed & _MASK) ^ _name_key(name))
 
 
+def derive_each(seed: int, names: tuple[str, ...]) -> list[int]:
+    """``[derive(seed, name) for name in names]``, the seed's own mix computed once."""
+    if _NATIVE:
+        m = _mix64(_s64(seed & _MASK))
+        return [_u64(_mix64(m ^ _name_key64(name))) for name in names]
+    mixed = mix(seed & _MASK)
+    return [mix(mixed ^ _name_key(name)) for name in names]
+
+
 class Rng:
     """One random stream; its whole state is the integer ``state`` (64 bits, unsigned)."""
 

@@ -13,7 +13,7 @@ import random
 import pytest
 
 from gcs import rng
-from gcs.rng import Rng, derive, mix
+from gcs.rng import Rng, derive, derive_each, mix
 
 ENGINE = os.environ.get("GCS_ENGINE", "pure")
 EDGES = [0, 1, 2**62 - 1, 2**62, 2**63 - 1, 2**63, 2**64 - 1, 0x9E3779B97F4A7C15]
@@ -35,6 +35,14 @@ def test_derive_is_stable_for_any_name_and_seed() -> None:
     assert got == [0x832E68502A58C2F6, 0x46ABA1F0DDC1B192, 0x266213ECC74B61D0,
                    0xD45FF9A43D93CCDF, 0xEAC073FA13289E23]
     assert derive(-1, "run") == derive(2**64 - 1, "run")  # a seed counts by its low 64 bits
+
+
+def test_derive_each_is_derive_of_every_name() -> None:
+    names = ("shuffle", "ai", "cards", "", "é∂")
+    for seed in (0, 1, 12345, 2**63, 2**64 - 1, -1, 2**70 + 3):
+        assert derive_each(seed, names) == [derive(seed, n) for n in names]
+    assert derive_each(12345, ("battle#0",)) == [0x46ABA1F0DDC1B192]
+    assert derive_each(5, ()) == []
 
 
 @pytest.mark.parametrize(("seed", "draws", "state", "next64", "order", "after"), [

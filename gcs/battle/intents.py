@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..content.defs import AiDef, EnemyDef, WeightedMove
+from ..content.db import PLAIN_BLOCK, PLAIN_HIT, PLAIN_STATUS_SELF, PlainIntent, PlainTable
+from ..content.defs import AiDef, EnemyDef, MoveDef, WeightedMove
 from ..enums import PHASE_ENEMY_PHASE
 from ..events import EnemyUnitIntentChanged, UnitSpawned
-from .combat import apply_status, display
+from .combat import apply_status, attack_damage, block_amount, deal_damage, display, gain_block
 from .combat import resolve_intents as resolve_intents  # the intents' home module re-exports it
 from .state import Unit
 
@@ -102,41 +103,36 @@ def _blocked(w: WeightedMove, hist: list[str]) -> bool:
     return True
 
 
-def _plain_pick(e: Engine, ai: AiDef, hist: list[str], total: int) -> str | None:
-    """``_weighted_pick`` for a plain table (``Content.plain_weight_totals``: ``total`` is its
-    weight), with the same AI-stream calls; None when every entry is blocked (the general
-    draw takes them all then). The entries are those not blocked by their repeat limit, and
-    only the entry of the last planned move can be: the table lists a move once."""
-    weighted = ai.weighted
+def _plain_pick(e: Engine, table: PlainTable, hist: list[str]) -> str | None:
+    """``_weighted_pick`` for a plain table (``Content.plain_tables``), with the same AI-stream
+    calls; None when every entry is blocked (the general draw takes them all then). The
+    entries are those not blocked by their repeat limit, and only the entry of the last
+    planned move can be: the table lists a move once."""
+    draws = table.draws
+    draw = draws[-1]  # the whole table
     n = len(hist)
-    skip = None  # the blocked entry, left out of the draw
     if n:
         last = hist[-1]
-        for w in weighted:
-            if w.move == last:
-                row = w.max_in_row
-                if row and n >= row:
-                    # ``_blocked(w, hist)``, inlined: the last ``row`` entries, read in place
-                    i = n - row
-                    while i < n and hist[i] == last:
-                        i += 1
-                    if i == n:
-                        if len(weighted) == 1:
-                            return None
-                        skip = w
-                        total -= w.weight
-                break
-    # the draw of ``_weighted_pick`` over the entries but ``skip`` (no fallback to re-pick)
+        got = table.limits.get(last)
+        if got is not None:
+            row, index = got
+            if n >= row:
+                # ``_blocked``, inlined: the last ``row`` entries, read in place
+                i = n - row
+                while i < n and hist[i] == last:
+                    i += 1
+                if i == n:
+                    if len(draws) == 2:
+                        return None  # a one-entry table, blocked
+                    draw = draws[index]  # the draw of the other entries
+    # the draw of ``_weighted_pick`` over the entries not blocked (no fallback to re-pick):
+    # the first whose cumulative weight exceeds ``k``; the last one takes what is left
+    total, rows = draw
     k = e.s.rng_ai.below(total) if total > 0 else 0
-    move = ""
-    for w in weighted:
-        if w is skip:
-            continue
-        if k < w.weight:
-            return w.move
-        k -= w.weight
-        move = w.move  # the last entry drawn from takes what is left
-    return move
+    for cum, move in rows:
+        if k < cum:
+            return move
+    return rows[-1][1]
 
 
 def _weighted_pick(e: Engine, ai: AiDef, hist: list[str]) -> str | None:
@@ -208,8 +204,8 @@ def choose_move(e: Engine, u: Unit, d: EnemyDef) -> str:
             return opener[pos]
         if cycle:
             return cycle[(pos - len(opener)) % len(cycle)]
-    total = e.c.plain_weight_totals.get(d.id)
-    picked = None if total is None else _plain_pick(e, ai, hist, total)
+    table = e.c.plain_tables.get(d.id)
+    picked = None if table is None else _plain_pick(e, table, hist)
     if picked is None:
         picked = _weighted_pick(e, ai, hist)
     return d.moves[0].id if picked is None else picked
@@ -261,3 +257,58 @@ def plan_intent(e: Engine, u: Unit) -> None:
     u.intent = it = display(e, u, c.moves[d.id, move_id])
     if e.hot:
         e.record((EnemyUnitIntentChanged, u.uid, it.move, it.damage, it.hits))
+
+
+def run_plain_intent(e: Engine, u: Unit, m: MoveDef, plan: PlainIntent) -> bool:
+    """EnemyPhase step 3, the planned move ``m`` of ``u``, run here when its behaviour is plain
+    (``Content.plain_intents``) and the interpreter would run it inline (``start_entry`` with
+    ``inline``): the same primitives in the same order, the same engine steps counted, with no
+    scope and no trip through the program's ops. True when done; False, with nothing done,
+    when not sure (the interpreter runs it then).
+
+    It is the same as the interpreter's run: every action calls the primitive its executor
+    (gcs/flow/actions.py) calls for the move's scope (owner ``u``, target the player, no
+    source card, no status), and none can queue work: a hit on a player holding no
+    ``hit_or_death_statuses`` queues no reaction, block queues nothing, and an applied
+    status has no On Apply branch (nor, on the player, is one of those statuses). So the
+    program's ops all run, one after another, and its steps are counted as ``start_entry``
+    counts them, when the step guard stops none of them."""
+    s = e.s
+    player = s.units[0]
+    held = player.statuses
+    if held and not e.c.hit_or_death_statuses.isdisjoint(held):
+        return False  # a hit may queue the player's reactions
+    steps = plan.steps
+    if s.steps + steps > e.step_limit:
+        return False  # the guard stops it part-way: the interpreter raises where it does
+    # the scope's value slots the actions read (see ``_enemy_turn``): ``move_damage``, the
+    # hits, the block; reading a slot that is not set raises in the interpreter
+    dmg = m.damage if m.damage_max is None else u.rolled.get(m.id, m.damage)
+    block = m.block
+    if (plan.reads_damage and dmg is None) or (plan.reads_block and block is None):
+        return False
+    for kind, amount, var, sid in plan.acts:
+        if var:
+            got = dmg if var == "damage" else block if var == "block" else m.hits
+            amount = 0 if got is None else got  # (None only for a slot no action reads)
+        if kind == PLAIN_HIT:
+            # ``_ex_damage`` of one hit on the player, ``_hit`` inlined: an attack (folded)
+            if player.alive:
+                if u.statuses or player.statuses:
+                    amount = attack_damage(e, amount, u, player)
+                elif amount < 0:
+                    amount = 0  # (attack_damage of two units with no status)
+                deal_damage(e, u, player, amount, None, True)
+        elif kind == PLAIN_BLOCK:
+            # ``_ex_block`` for the owner: folded unless it has no modifying status
+            mine = u.statuses
+            if mine and not e.c.modifier_statuses.isdisjoint(mine):
+                amount = block_amount(e, amount, u)
+            if amount > 0:
+                gain_block(e, u, amount)
+        else:
+            # ``_ex_apply`` on its one unit, the enemy as the source
+            apply_status(e, u if kind == PLAIN_STATUS_SELF else player, sid, amount,
+                         source=u.uid)
+    s.steps += steps
+    return True

@@ -58,7 +58,7 @@ from . import frames as K
 from .cards import draw_at_once, move, push_draw, push_entries
 from .combat import decay_statuses, run_status_entries, set_block, status_entries
 from .hooks import draw_count, energy_per_turn, hooks_possible
-from .intents import plan_intent, resolve_intents
+from .intents import plan_intent, resolve_intents, run_plain_intent
 from .rewards import offer_rewards
 from .state import ActiveHook, Ctx, Frame, Unit
 
@@ -80,6 +80,9 @@ def check_end(e: Engine) -> bool:
     """Re-read the battlefield; if the battle is decided, commit BattleWon or BattleLost."""
     units = e.s.units
     if units[0].alive:
+        last = units[-1]
+        if last.alive and last.uid:
+            return False  # (the usual case, read first: the last enemy lives)
         for u in units:  # (the list itself: no copy, no range per call)
             if u.alive and u.uid:  # a living enemy (the player is unit 0)
                 return False
@@ -265,7 +268,9 @@ def step_turn_start(e: Engine, f: Frame) -> None:
         # ... then draw DrawPerTurn cards
         if s.player_turns >= 2:
             # (with no hook possible, as ``draw_at_once`` requires, ``draw_count`` is DrawPerTurn)
-            if inline_ok(e, 2) and draw_at_once(e, e.rules.draw_per_turn, hooks):
+            # (``inline_ok(e, 2)``, inlined: every turn start asks it)
+            if not e.subs and s.steps + 2 < e.step_limit and draw_at_once(
+                    e, e.rules.draw_per_turn, hooks):
                 # the DRAW step ran here (counted); a card's On Drawn branch was queued under
                 # the DRAW frame's rest, else it is done and this is this frame's resume
                 if stack[-1] is not f:
@@ -338,18 +343,25 @@ def step_turn_end(e: Engine, f: Frame) -> None:
         f.pc = 3
         # 2b. the hand by the HandDiscardRule (Ethereal, Retain, Discard or Persist)
         if s.hand:
-            ids = s.hand.copy()
-            if not inline_ok(e, 2):
-                stack.append(Frame(K.HAND_END, None, 0, ids, None))
+            if e.subs or s.steps + 2 >= e.step_limit:  # (not ``inline_ok(e, 2)``, inlined)
+                stack.append(Frame(K.HAND_END, None, 0, s.hand.copy(), None))
                 return
             # the HAND_END step runs here (counted); if a card's lifecycle queued branches,
             # the HAND_END frame with the cards still to do goes under them, as the loop has it
-            depth = len(stack)
-            done = hand_end(e, ids, 0, quiet, plain)
-            s.steps += 1
-            if len(stack) != depth or s.pause:
-                stack.insert(depth, Frame(K.HAND_END, None, done, ids, None))
-                return
+            if plain and quiet and s.hand_rule is not HAND_RULE_PERSIST:
+                # ``hand_end``'s first case, with what it tests known here (2a found the hand
+                # plain, the player has no status reacting to a discard, no subscriber): the
+                # whole hand to Discard at once, no branch queued
+                _discard_plain(e, s.hand)
+                s.steps += 1
+            else:
+                ids = s.hand.copy()
+                depth = len(stack)
+                done = hand_end(e, ids, 0, quiet, plain)
+                s.steps += 1
+                if len(stack) != depth or s.pause:
+                    stack.insert(depth, Frame(K.HAND_END, None, done, ids, None))
+                    return
             s.steps += 1  # this frame's resume, which re-reads the battle end
             if check_end(e):
                 return
@@ -368,12 +380,11 @@ def step_turn_end(e: Engine, f: Frame) -> None:
         # (uid order: instances are created in that order; a plain loop, no copy of the
         # instances: nothing adds one during it, a listener's changing calls raise BusyError)
         for inst in s.cards.values():
-            if not inst.turn_delta and inst.turn_set is None:
-                continue
-            inst.turn_delta = 0
-            inst.turn_set = None
-            if e.hot:
-                e.record((CardModified, inst.uid, inst.card_id, "cost", inst.upgraded))
+            if inst.turn_delta or inst.turn_set is not None:  # (one test per card: most have none)
+                inst.turn_delta = 0
+                inst.turn_set = None
+                if e.hot:
+                    e.record((CardModified, inst.uid, inst.card_id, "cost", inst.upgraded))
         if s.delayed:
             fire_delayed(e, "player_turn_end", s.player_turns)
         if stack[-1] is not f or s.pause:
@@ -426,17 +437,7 @@ def hand_end(e: Engine, ids: list[int], i: int, calm: bool = False, plain: bool 
                     plain = False
                     break
         if plain:
-            # the usual hand: every card goes to Discard with no branch to run (the inline
-            # discard below, for all of them at once, in hand order; no subscriber looks in
-            # between, so the log alone sees the events, in the same order)
-            record = e.record
-            for uid in ids:
-                held = cards[uid]
-                held.pile = PILE_DISCARD
-                if hot:
-                    record((CardDiscarded, uid, held.card_id, SCOPE_HAND, SCOPE_DISCARD))
-            discard.extend(ids)
-            hand.clear()
+            _discard_plain(e, ids)
             return n
     for j in range(i, n):
         uid = ids[j]
@@ -466,6 +467,24 @@ def hand_end(e: Engine, ids: list[int], i: int, calm: bool = False, plain: bool 
 
 
 _ETHEREAL_RETAIN: Final = frozenset((KW_ETHEREAL, KW_RETAIN))  # (read by ``hand_end``)
+
+
+def _discard_plain(e: Engine, ids: list[int]) -> None:
+    """The usual turn-end hand (``ids``, the hand itself or a copy equal to it): every card
+    goes to Discard with no branch to run (``hand_end``'s inline discard, for all of them at
+    once, in hand order; no subscriber looks in between, so the log alone sees the events,
+    in the same order)."""
+    s = e.s
+    cards = s.cards
+    hot = e.hot
+    record = e.record
+    for uid in ids:
+        held = cards[uid]
+        held.pile = PILE_DISCARD
+        if hot:
+            record((CardDiscarded, uid, held.card_id, SCOPE_HAND, SCOPE_DISCARD))
+    s.discard.extend(ids)
+    s.hand.clear()
 
 
 # ---------------------------------------------------------------- EnemyPhase
@@ -517,16 +536,15 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
         pc = f.pc = pc + 1
         uid = ids[pc - 1]
         if s.units[uid].alive:
-            turn = Frame(K.ENEMY_TURN, None, 0, uid, None)
             if e.subs:
-                s.stack.append(turn)
+                s.stack.append(Frame(K.ENEMY_TURN, None, 0, uid, None))
                 return
             # inline: this call's step (the loop would go on to the turn's frame now) ...
             limit = e.step_limit
             s.steps += 1
             if s.steps > limit:
                 count_steps(e, 0)  # the loop's stop, with its message
-            if not _enemy_turn(e, turn, f, True):
+            if not _enemy_turn(e, None, uid, f):
                 return  # its frame is under the work it queued (or the battle is decided)
             # ... the turn's last step, then this frame's resume, which re-reads the end
             s.steps += 1
@@ -568,35 +586,37 @@ def step_enemy_turn(e: Engine, f: Frame) -> None:
     if f.pc and check_end(e):
         return
     stack = e.s.stack
-    if _enemy_turn(e, f, stack[-2], False):
+    if _enemy_turn(e, f, f.data, stack[-2]):
         stack.pop()
 
 
-def _enemy_turn(e: Engine, f: Frame, phase: Frame, inline: bool) -> bool:
-    """EnemyPhase steps 1-4 for the enemy ``f.data``, from step ``f.pc`` on: True when its
-    turn is over, False when a step queued work (or paused, or the battle was decided).
+def _enemy_turn(e: Engine, f: Frame | None, uid: int, phase: Frame) -> bool:
+    """EnemyPhase steps 1-4 for the enemy ``uid``, from step ``f.pc`` on (0 inline): True when
+    its turn is over, False when a step queued work (or paused, or the battle was decided).
     ``phase`` is the EnemyPhase frame.
 
-    As a frame (``inline`` False), ``f`` is on top of the stack, and after queued work the
-    loop comes back to it. Inline, ``f`` is not on the stack and this runs inside the
-    EnemyPhase frame's call; it plays as the frame does: a step that queues work puts ``f``
-    under that work (where the loop has it) and returns, and where the frame would return
-    to the loop with nothing queued (the ENTRY frame of a program intent) the steps are
-    counted and the battle end re-read here, as the frame's resume does.
+    As a frame ``f``, on top of the stack, after queued work the loop comes back to it at the
+    step it was left at. Inline (``f`` None: the turn has no frame yet) this runs inside the
+    EnemyPhase frame's call; it plays as the frame does: a step that queues work puts the
+    turn's frame, made then, under that work (where the loop has it) and returns, and where
+    the frame would return to the loop with nothing queued (the ENTRY frame of a program
+    intent) the steps are counted and the battle end re-read here, as the frame's resume does.
     """
     s = e.s
     stack = s.stack
     depth = len(stack)
-    u = s.units[f.data]
+    u = s.units[uid]
     if not u.alive:
         # died during its own turn: a revive later in this phase gives the intent it keeps
-        _keep_intent(phase, u.uid)
+        _keep_intent(phase, uid)
         return True
+    inline = f is None
+    pc = 0 if f is None else f.pc  # the next step (the frame's ``pc``, kept here until left)
     # (each status step tests its content set here: with none of those statuses its call would
     # queue nothing, and the turn goes on)
     c = e.c
-    if f.pc == 0:
-        f.pc = 1
+    if pc == 0:
+        pc = 1
         # 1. the enemy's armor and its turn-start statuses
         if u.block:  # (no block: ``_armor`` leaves it at 0)
             _armor(e, u)
@@ -604,47 +624,51 @@ def _enemy_turn(e: Engine, f: Frame, phase: Frame, inline: bool) -> bool:
         if statuses and not c.turn_start_statuses.isdisjoint(statuses):
             run_status_entries(e, u, "on_turn_start")
             if len(stack) != depth or s.pause:
-                return _suspend(e, f, depth, inline)
-    if f.pc == 1:
-        f.pc = 2
+                return _suspend(e, f, uid, pc, depth)
+    if pc == 1:
+        pc = 2
         # 2. control statuses: a skipped turn keeps the planned intent for the next round
         statuses = u.statuses
         if statuses and not c.skip_statuses.isdisjoint(statuses):  # (``skips_turn``, inlined)
-            _keep_intent(phase, u.uid)
+            _keep_intent(phase, uid)
         else:
             # 3. the planned Intent Behavior
             m = c.moves[u.def_id, u.move] if u.move else None
             if m is not None and m.behaviour is not None:
-                ctx = Ctx(u.uid, -1, 0, "", "intent")
-                # (``move_damage``, inlined: every intent with a behaviour reads it)
-                dmg = m.damage if m.damage_max is None else u.rolled.get(m.id, m.damage)
-                if dmg is not None:
-                    ctx.vals["damage"] = dmg
-                ctx.vals["hits"] = m.hits
-                if m.block is not None:
-                    ctx.vals["block"] = m.block
                 node = m.behaviour
-                start_entry(e, node, ctx, inline)
-                if len(stack) != depth or s.pause:
-                    return _suspend(e, f, depth, inline)
+                # inline, a plain move runs directly (``run_plain_intent``: the same actions
+                # and steps, none of which queues work), else as the interpreter's entry
+                plan = c.plain_intents.get(id(node)) if inline else None
+                if plan is None or not run_plain_intent(e, u, m, plan):
+                    ctx = Ctx(u.uid, -1, 0, "", "intent")
+                    # (``move_damage``, inlined: every intent with a behaviour reads it)
+                    dmg = m.damage if m.damage_max is None else u.rolled.get(m.id, m.damage)
+                    if dmg is not None:
+                        ctx.vals["damage"] = dmg
+                    ctx.vals["hits"] = m.hits
+                    if m.block is not None:
+                        ctx.vals["block"] = m.block
+                    start_entry(e, node, ctx, inline)
+                    if len(stack) != depth or s.pause:
+                        return _suspend(e, f, uid, pc, depth)
                 if inline and isinstance(node, NEEDS_ENTRY):
                     # the program ran here, its steps and its ENTRY frame's counted (see
                     # ``start_entry``): this is the frame's resume, which re-reads the end
                     if check_end(e):
                         return False
                     if not u.alive:
-                        _keep_intent(phase, u.uid)
+                        _keep_intent(phase, uid)
                         return True
-    if f.pc == 2:
-        f.pc = 3
+    if pc == 2:
+        pc = 3
         # 4. turn-end statuses, then decay
         statuses = u.statuses
         if statuses and not c.turn_end_statuses.isdisjoint(statuses):
             run_status_entries(e, u, "on_turn_end")
             if len(stack) != depth or s.pause:
-                return _suspend(e, f, depth, inline)
+                return _suspend(e, f, uid, pc, depth)
     if not u.alive:
-        _keep_intent(phase, u.uid)
+        _keep_intent(phase, uid)
         return True
     statuses = u.statuses
     if statuses and not c.turn_end_decaying.isdisjoint(statuses):
@@ -655,10 +679,13 @@ def _enemy_turn(e: Engine, f: Frame, phase: Frame, inline: bool) -> bool:
     return True
 
 
-def _suspend(e: Engine, f: Frame, depth: int, inline: bool) -> bool:
-    """An enemy turn's step queued work: inline, its frame goes under that work."""
-    if inline:
-        e.s.stack.insert(depth, f)
+def _suspend(e: Engine, f: Frame | None, uid: int, pc: int, depth: int) -> bool:
+    """An enemy turn's step queued work: its frame resumes at step ``pc``; inline, the frame
+    is made now and goes under that work."""
+    if f is None:
+        e.s.stack.insert(depth, Frame(K.ENEMY_TURN, None, pc, uid, None))
+    else:
+        f.pc = pc
     return False
 
 

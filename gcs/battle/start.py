@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..content.defs import CharacterDef, EncounterDef
 from ..enums import PHASE_INITIALIZE, PILE_DRAW
-from ..rng import Rng, derive
+from ..rng import Rng, derive, derive_each
 from . import frames as K
 from .combat import apply_status
 from .intents import make_enemy
@@ -16,6 +16,9 @@ from .state import CardInstance, Frame, MasterEntry, Unit
 
 if TYPE_CHECKING:
     from ..engine import Engine
+
+
+_STREAMS = ("shuffle", "ai", "cards")  # the battle's random streams, derived from its seed
 
 
 def roll_enemies(enc: EncounterDef, rng: Rng) -> tuple[str, ...]:
@@ -36,9 +39,10 @@ def begin_battle(e: Engine, enc: EncounterDef, char: CharacterDef | None, seed: 
     s.reset_battle()
     s.battles += 1
     base = derive(seed, f"battle{s.battles}")
-    s.rng_shuffle = Rng(derive(base, "shuffle"))
-    s.rng_ai = Rng(derive(base, "ai"))
-    s.rng_cards = Rng(derive(base, "cards"))
+    shuffle, ai, cards_seed = derive_each(base, _STREAMS)  # (``derive(base, name)`` each)
+    s.rng_shuffle = Rng(shuffle)
+    s.rng_ai = Rng(ai)
+    s.rng_cards = Rng(cards_seed)
     s.active = True
     s.encounter = enc.id
     s.hand_rule = enc.hand_discard
@@ -66,12 +70,12 @@ def begin_battle(e: Engine, enc: EncounterDef, char: CharacterDef | None, seed: 
     draw = s.draw
     uid = s.next_card
     card_of = c.cards
-    for m in entries:
-        card = card_of.get(m.card_id)
-        if card is None:
-            card = c.card(m.card_id)  # raises UnknownCardError
-        inst = CardInstance(uid, card, m.upgraded, m.cost_delta, m.uid)
-        inst.pile = PILE_DRAW
+    for card_id, upgraded, cost_delta, origin in entries:  # (a MasterEntry, unpacked)
+        try:
+            card = card_of[card_id]  # (a subscript: the mapping's own ``get`` is a method call)
+        except KeyError:
+            card = c.card(card_id)  # raises UnknownCardError
+        inst = CardInstance(uid, card, upgraded, cost_delta, origin, PILE_DRAW)
         cards[uid] = inst
         draw.append(uid)
         uid += 1

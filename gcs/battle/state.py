@@ -43,7 +43,7 @@ class CardInstance:
     )
 
     def __init__(self, uid: int, base: GameCard, upgraded: bool = False, cost_delta: int = 0,
-                 origin: int = -1) -> None:
+                 origin: int = -1, pile: Pile = PILE_REMOVED) -> None:
         self.uid = uid
         self.card_id = base.id
         self.base = base
@@ -55,7 +55,7 @@ class CardInstance:
         self.battle_set: int | None = None
         self.turn_delta = 0
         self.turn_set: int | None = None
-        self.pile = PILE_REMOVED
+        self.pile = pile  # (REMOVED: in no pile yet)
         self.origin = origin
 
     @property
@@ -321,9 +321,14 @@ class State:
         self.character = ""
         self.battles = 0
         self.run_rng = Rng(seed)
+        self.rng_shuffle = Rng(0)  # (a battle's streams: StartBattle derives them)
+        self.rng_ai = Rng(0)
+        self.rng_cards = Rng(0)
         self.reset_battle()
 
     def reset_battle(self) -> None:
+        """Every battle field as before any battle, but the random streams (StartBattle step 1
+        clears the battle, then derives its streams)."""
         self.active = False
         self.phase = PHASE_NONE
         self.history: list[tuple[BattlePhase, int]] = []
@@ -341,9 +346,7 @@ class State:
         self.drawn: list[int] = []
         self.units: list[Unit] = []
         self.energy = 0
-        self.rng_shuffle = Rng(0)
-        self.rng_ai = Rng(0)
-        self.rng_cards = Rng(0)
+        # (the random streams are left as they are: StartBattle derives the new battle's)
         self.stack: list[Frame] = []
         self.pause = NO_PAUSE
         self.wait_left = 0.0

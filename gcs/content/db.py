@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from ..enums import DECAY_NONE
 from ..errors import UnknownCardError, UnknownIdError
+from ..flow import nodes as N
+from ..flow.exprs import Var
 from ..flow.nodes import Node, walk
-from ..flow.program import Program, compile_all
+from ..flow.program import ACT, TICK, Program, compile_all
 from .defs import (
     CharacterDef,
     EncounterDef,
@@ -18,9 +20,59 @@ from .defs import (
     MoveDef,
     RewardTable,
     StatusDef,
+    WeightedMove,
 )
 
 ProgramKey = str
+
+# The actions of a plain intent (``Content.plain_intents``), each ``(kind, literal, var, status)``:
+# the amount is ``literal`` unless ``var`` names the move's value it reads ("damage", "hits" or
+# "block"); ``status`` is the applied status.
+PLAIN_HIT: Final = 0  # one hit on the player (DealDamage, target or player, hits 1)
+PLAIN_BLOCK: Final = 1  # block for the enemy itself (GainBlock, self)
+PLAIN_STATUS_SELF: Final = 2  # a status on the enemy itself (ApplyStatus, self)
+PLAIN_STATUS_PLAYER: Final = 3  # a status on the player (ApplyStatus, target or player)
+PlainAct = tuple[int, int, str, str]
+
+
+# One draw of a weighted table: its total weight and, per entry in table order, the
+# cumulative weight up to it and its move (the entry drawn is the first whose cumulative
+# weight exceeds the number drawn below the total).
+PlainDraw = tuple[int, tuple[tuple[int, str], ...]]
+
+
+class PlainTable(NamedTuple):
+    """A plain weighted table (``Content.plain_weight_totals``) ready to draw from: for each
+    move with a repeat limit, that limit and the move's entry index; the draw leaving out
+    entry ``i`` at ``draws[i]`` (that entry blocked), the draw over the whole table last."""
+
+    limits: dict[str, tuple[int, int]]
+    draws: tuple[PlainDraw, ...]
+
+
+def _plain_table(weighted: tuple[WeightedMove, ...]) -> PlainTable:
+    def draw(skip: int) -> PlainDraw:
+        cum = 0
+        rows = []
+        for i, w in enumerate(weighted):
+            if i != skip:
+                cum += w.weight
+                rows.append((cum, w.move))
+        return cum, tuple(rows)
+
+    limits = {w.move: (w.max_in_row, i) for i, w in enumerate(weighted) if w.max_in_row}
+    return PlainTable(limits, tuple(draw(i) for i in range(len(weighted) + 1)))
+
+
+class PlainIntent(NamedTuple):
+    """An enemy move whose behaviour is plain (see ``Content.plain_intents``): the engine steps
+    the interpreter counts for it inline, whether it reads the move's damage or block, and its
+    actions in order."""
+
+    steps: int
+    reads_damage: bool
+    reads_block: bool
+    acts: tuple[PlainAct, ...]
 
 
 class RewardDraw(NamedTuple):
@@ -85,6 +137,9 @@ class Content:
             and len({w.move for w in en.ai.weighted}) == len(en.ai.weighted)
             and not any(w.fallback or w.once or w.after is not None or w.before is not None
                         for w in en.ai.weighted)}
+        # ... and each plain table as its draws (see ``PlainTable``)
+        self.plain_tables: dict[str, PlainTable] = {
+            eid: _plain_table(self.enemies[eid].ai.weighted) for eid in self.plain_weight_totals}
         # ids of the control statuses (skip the holder's turn) and of those that keep its block
         self.skip_statuses: frozenset[str] = frozenset(
             st.id for st in self.statuses.values() if st.skip_turn)
@@ -155,6 +210,22 @@ class Content:
         # identity of its root node: what an ENTRY frame or ``start_entry`` runs (read-only; a
         # plain dict because the interpreter looks a program up for every entry it starts).
         self.programs: dict[int, Program] = compile_all(self.graphs, self._roots)
+        # the statuses whose branches a hit on the player may queue (on_attacked,
+        # on_damage_taken, on_death): a player holding none of them queues nothing when hit
+        self.hit_or_death_statuses: frozenset[str] = (
+            self.hit_statuses | frozenset(by_entry.get("on_death", ())))
+        # enemy moves whose behaviour is plain, by the identity of its root node (as
+        # ``programs``): a straight program with no branch, every action one of the
+        # ``PLAIN_*`` kinds, and none that can queue work while the player holds no
+        # ``hit_or_death_statuses`` (an applied status has no On Apply branch, and one on the
+        # player is not in that set). EnemyPhase step 3 runs such a move directly.
+        self.plain_intents: dict[int, PlainIntent] = {}
+        for enemy in self.enemies.values():
+            for move in enemy.moves:
+                if move.behaviour is not None:
+                    plan = self._plain_intent(move.behaviour)
+                    if plan is not None:
+                        self.plain_intents[id(move.behaviour)] = plan
 
     def _register(self, key: ProgramKey, root: Node | None) -> None:
         if root is None:
@@ -164,6 +235,59 @@ class Content:
         self._programs[key] = nodes
         for i, n in enumerate(nodes):
             self._refs.setdefault(id(n), (key, i))
+
+    def _plain_intent(self, root: Node) -> PlainIntent | None:
+        """The plain intent of a move's behaviour (see ``plain_intents``), or None."""
+        prog = self.programs.get(id(root))
+        if prog is None or not prog.ops:
+            return None
+        # run inline, a composite root counts a step before its ops and one after them (see
+        # ``interp.start_entry``), the ops their ticks; a single action counts none
+        steps = 2 if prog.needs_entry else 0
+        acts: list[PlainAct] = []
+        for code, a, _, _ in prog.ops:
+            if code == TICK:
+                steps += a
+                continue
+            act = self._plain_act(a) if code == ACT else None
+            if act is None:
+                return None
+            acts.append(act)
+        reads = {var for _, _, var, _ in acts}
+        return PlainIntent(steps, "damage" in reads, "block" in reads, tuple(acts))
+
+    def _plain_act(self, node: Node) -> PlainAct | None:
+        """One action of a plain intent as ``(kind, literal, var, status)``, or None."""
+        v: object
+        if isinstance(node, N.DealDamage):
+            if (node.target.source not in ("target", "player") or type(node.hits) is not int
+                    or node.hits != 1):
+                return None
+            kind, v, sid = PLAIN_HIT, node.amount, ""
+        elif isinstance(node, N.GainBlock):
+            if node.target.source != "self":
+                return None
+            kind, v, sid = PLAIN_BLOCK, node.amount, ""
+        elif isinstance(node, N.ApplyStatus):
+            sid = node.status
+            st = self.statuses.get(sid)
+            if st is None or "on_apply" in st.entries:
+                return None
+            source = node.target.source
+            if source == "self":
+                kind = PLAIN_STATUS_SELF
+            elif source in ("target", "player") and sid not in self.hit_or_death_statuses:
+                kind = PLAIN_STATUS_PLAYER
+            else:
+                return None
+            v = node.amount
+        else:
+            return None
+        if type(v) is int:
+            return kind, v, "", sid
+        if isinstance(v, Var) and v.name in ("damage", "hits", "block"):
+            return kind, 0, v.name, sid
+        return None
 
     def program(self, root: Node) -> Program | None:
         """The compiled program of a behaviour's root node (None for a node that is not one)."""
