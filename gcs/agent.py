@@ -285,13 +285,9 @@ def apply(g: Game, a: Action) -> None:
     kind = a.kind
     if kind == PLAY:
         # validated above exactly as try_play_card would; commit without re-validating
+        # (``play_from_hand`` sets the busy flag where a handler could call in)
         target = a.target
-        inst = s.cards[s.hand[a.card]]
-        e.busy = True
-        try:
-            play_from_hand(e, inst, target + 1 if target >= 0 else -1, hooks)  # commit, e.run()
-        finally:
-            e.busy = False
+        play_from_hand(e, s.cards[s.hand[a.card]], target + 1 if target >= 0 else -1, hooks)
     elif kind == END:
         # Game.end_player_turn (inside this call, whose guard covers it); End among the legal
         # actions just computed needs no refusal check: they list it only when the battle is
