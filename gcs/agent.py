@@ -142,11 +142,19 @@ def legal_actions(g: Game) -> list[Action]:
     out = []
     cards = s.cards
     energy = s.energy
-    hooks = hooks_possible(e)
-    single = TARGET_SINGLE_ENEMY
-    unplayable = KW_UNPLAYABLE
     units = s.units
     hand = s.hand
+    c = e.c
+    # ``hooks_possible(e)``, asked only when one of its tests could hold: an active hook, a
+    # hooked status held by the player, or content with card hooks (a hand card may have one)
+    held = units[0].statuses
+    hooked = c.hooked_statuses
+    if s.hooks or c.card_hooks or (held and hooked and not hooked.isdisjoint(held)):
+        hooks = hooks_possible(e)
+    else:
+        hooks = False
+    single = TARGET_SINGLE_ENEMY
+    unplayable = KW_UNPLAYABLE
     untargeted = _UNTARGETED
     targeted = _TARGETED
     # the enemy index (uid - 1) of each living enemy, the targets of a single-enemy card
@@ -154,6 +162,8 @@ def legal_actions(g: Game) -> list[Action]:
     for k in range(1, len(units)):
         if units[k].alive:
             foes.append(k - 1)
+    # (one living enemy, the usual case: its index, and a single-enemy card has one play)
+    lone = foes[0] if len(foes) == 1 else -1
     # every play of this hand is in the import-time tables (the usual case), or none is read
     # from them (``_targeted`` then gives the table's own action where there is one)
     tabled = len(hand) <= _TABLE_CARDS and len(units) <= _TABLE_TARGETS + 1
@@ -178,6 +188,9 @@ def legal_actions(g: Game) -> list[Action]:
                 continue
         if card.target is single:
             if tabled:
+                if lone >= 0:
+                    out.append(targeted[i][lone])
+                    continue
                 row = targeted[i]
                 for j in foes:
                     out.append(row[j])
