@@ -193,7 +193,8 @@ def play_from_hand(e: Engine, inst: CardInstance, target_uid: int, hooks: bool |
         return
     s = e.s
     stack = s.stack
-    mark = len(stack)  # (0: what a step queues is above it)
+    # (the stack is empty, the caller's precondition: what a step queues is all of it, and a
+    # parked frame goes under it, at 0)
     e.ticks += 1  # (``Engine.run`` counts its runs: a version counter, compared for equality)
     # ``effective_cost`` with a fixed cost, no ``set`` modifier and no hook possible: the sum
     # of the modifiers, floored at 0 (as in ``commit_play``)
@@ -226,8 +227,8 @@ def play_from_hand(e: Engine, inst: CardInstance, target_uid: int, hooks: bool |
             start_entry(e, node, ctx, inline=True)
         else:
             EXEC[t](e, node, ctx)  # start_entry of a single action, one call less
-        if len(stack) != mark or s.pause:
-            _park(e, mark, 1, ctx)
+        if stack or s.pause:
+            _park(e, 0, 1, ctx)
             return
     # 3 (cont.). the On Play branches of the player's statuses, then of each living enemy's
     # (``_status_on_play``, called only when some unit holds such a status: the scan it starts
@@ -238,7 +239,7 @@ def play_from_hand(e: Engine, inst: CardInstance, target_uid: int, hooks: bool |
             held = u.statuses
             if held and not having.isdisjoint(held):
                 if _status_on_play(e, ctx, uid):
-                    _park(e, mark, 2, ctx)
+                    _park(e, 0, 2, ctx)
                     return
                 break
     # 4. no deferred hook to register (the On Play registers none)
@@ -247,8 +248,8 @@ def play_from_hand(e: Engine, inst: CardInstance, target_uid: int, hooks: bool |
     if inst.pile is PILE_LIMBO:
         if KW_EXHAUST in inst.active.keywords:
             to_exhaust(e, inst, PILE_LIMBO)
-            if len(stack) != mark or s.pause:
-                _park(e, mark, 3, ctx)
+            if stack or s.pause:
+                _park(e, 0, 3, ctx)
                 return
         else:
             inst.pile = PILE_DISCARD  # (``place``, inlined: it queues nothing, cannot pause)
