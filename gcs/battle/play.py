@@ -177,11 +177,12 @@ def play_from_hand(e: Engine, inst: CardInstance, target_uid: int, hooks: bool |
     card = inst.active
     node = card.on_play
     t = type(node)  # (NoneType for a card with no On Play)
+    entry = t in ENTRY_ROOTS  # (a composite On Play: it starts with an ENTRY frame)
     if hooks is None:
         hooks = hooks_possible(e)
     if (hooks or e.subs or card.x_cost or inst.battle_set is not None
             or inst.turn_set is not None or t is RegisterCardHook
-            or (t in ENTRY_ROOTS and _may_hook(e, node))):
+            or (entry and _may_hook(e, node))):
         # the frame path, under the busy flag (a subscriber's call in a handler is refused);
         # the fast path below runs with no subscriber: nobody can call in while it runs
         e.busy = True
@@ -223,7 +224,7 @@ def play_from_hand(e: Engine, inst: CardInstance, target_uid: int, hooks: bool |
     ctx = Ctx(0, uid, target_uid, "", "on_play", paid)
     # 3. the card's On Play behaviour (inline, as in ``step_play``)
     if node is not None:
-        if t in ENTRY_ROOTS:
+        if entry:
             start_entry(e, node, ctx, inline=True)
         else:
             EXEC[t](e, node, ctx)  # start_entry of a single action, one call less
