@@ -11,7 +11,8 @@ from .battle.phases import check_end, push_turn_end
 from .battle.play import card_refusal, play_from_hand, playable_in_hand
 from .battle.refusals import end_turn_refusal
 from .battle.state import CHOICE, GATE, NO_PAUSE, WAIT, Unit
-from .enums import KW_UNPLAYABLE, PHASE_PLAYER_PHASE, TARGET_SINGLE_ENEMY, BattlePhase, TargetMode
+from .content.defs import PLAY_CHECKED, PLAY_PLAIN, PLAY_PLAIN_SINGLE
+from .enums import PHASE_PLAYER_PHASE, TARGET_SINGLE_ENEMY, BattlePhase, TargetMode
 from .errors import BusyError, GameError, IllegalActionError
 
 if TYPE_CHECKING:
@@ -154,7 +155,9 @@ def legal_actions(g: Game) -> list[Action]:
     else:
         hooks = False
     single = TARGET_SINGLE_ENEMY
-    unplayable = KW_UNPLAYABLE
+    checked = PLAY_CHECKED
+    plain = PLAY_PLAIN
+    plain_single = PLAY_PLAIN_SINGLE
     untargeted = _UNTARGETED
     targeted = _TARGETED
     # the enemy index (uid - 1) of each living enemy, the targets of a single-enemy card
@@ -170,23 +173,24 @@ def legal_actions(g: Game) -> list[Action]:
     for i, uid in enumerate(hand):
         inst = cards[uid]
         card = inst.active
-        if hooks or card.x_cost:
+        gate = card.play_gate  # (what the card's fields say about its checks, made at load)
+        if hooks or gate == checked:
             if not playable_in_hand(e, inst, hooks):
                 continue
+            gate = plain_single if card.target is single else plain
         else:
             # ``playable_in_hand`` with no hook possible and a fixed cost, inlined (the hot
-            # case): not Unplayable, and the modifiers alone (``modified_cost``; with no
-            # ``set`` modifier it is the sum of the deltas), floored at 0, within the energy
-            # (energy is never below 0, so a cost below 0 is within it as its floor 0 is)
-            if unplayable in card.keywords:
-                continue
+            # case): not Unplayable (the gate says both), and the modifiers alone
+            # (``modified_cost``; with no ``set`` modifier it is the sum of the deltas),
+            # floored at 0, within the energy (energy is never below 0, so a cost below 0 is
+            # within it as its floor 0 is)
             if inst.battle_set is None and inst.turn_set is None:
                 cost = card.cost + inst.cost_delta + inst.battle_delta + inst.turn_delta
             else:
                 cost = modified_cost(inst)
             if cost > energy:
                 continue
-        if card.target is single:
+        if gate == plain_single:  # (a single-enemy card)
             if tabled:
                 if lone >= 0:
                     out.append(targeted[i][lone])

@@ -12,12 +12,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from test_speed_turns import _content, _decks, _state
 
 import gcs
 from gcs import agent
+from gcs.agent import Action
 from gcs.battle import phases
 from gcs.battle.hooks import hooks_possible
 from gcs.battle.state import GATE, WAIT
@@ -43,63 +44,71 @@ def _games() -> Iterator[tuple[gcs.Game, str, int]]:
         yield g, encounters[i % len(encounters)], i
 
 
+def _drive(g: gcs.Game, encounter: str, seed: int, look: Callable[[Action], None]) -> None:
+    """Start ``encounter`` and play up to 100 random decisions, ``look`` at each one first."""
+    g.start_battle(encounter)
+    pol = RandomPolicy(seed)
+    for _ in range(100):
+        legal = g.legal_actions()
+        if not legal:
+            return
+        a = pol(g, legal)
+        look(a)
+        try:
+            g.apply(a)
+        except GameError:
+            return
+
+
 def _goes_on(e: gcs.engine.Engine) -> bool:
     """``check_end``'s verdict without its commit (on a copy)."""
     return not phases.check_end(e.copy(log=False))
 
 
 def test_play_from_hand_runs_with_an_empty_stack_and_its_end_test_is_check_end() -> None:
-    plays = ends = 0
+    seen = {"plays": 0, "ends": 0}
     for g, encounter, seed in _games():
-        g.start_battle(encounter)
-        pol = RandomPolicy(seed)
         e = g._e
         s = e.s
-        for _ in range(100):
-            legal = g.legal_actions()
-            if not legal:
-                break
-            a = pol(g, legal)
-            if a.kind == agent.PLAY:
-                assert not s.stack and not s.pause  # (apply then calls ``play_from_hand``)
-            # the inlined end test, as ``play_from_hand`` runs it once the play is complete
+
+        def look(a: Action, e: gcs.engine.Engine = e, s: gcs.battle.state.State = s) -> None:
+            if a.kind != agent.PLAY:
+                return
+            assert not s.stack and not s.pause  # (apply then calls ``play_from_hand``)
+            seen["plays"] += 1
+            # the inlined end test, as ``play_from_hand`` runs it once the play is complete,
+            # for every way the units could be alive or dead then
             units = s.units
-            going = units[0].alive and any(u.alive and u.uid for u in units)
-            assert going == _goes_on(e)
-            try:
-                g.apply(a)
-            except GameError:
-                break
-            plays += a.kind == agent.PLAY
-            units = s.units
-            if s.active and not s.stack and not s.pause:
+            was = [u.alive for u in units]
+            for k in range(1 << len(units)):
+                for i, u in enumerate(units):
+                    u.alive = bool(k >> i & 1)
                 going = units[0].alive and any(u.alive and u.uid for u in units)
                 assert going == _goes_on(e)
-                ends += not going
-            elif s.rewards is not None or not s.active:
-                ends += 1
-    assert plays > 300 and ends > 10
+                seen["ends"] += not going
+            for u, alive in zip(units, was, strict=True):
+                u.alive = alive
+
+        _drive(g, encounter, seed, look)
+    assert seen["plays"] > 300 and seen["ends"] > 900
 
 
 def test_legal_actions_cache_the_hooks_possible_flag() -> None:
-    checked = hooked = 0
+    seen = {"checked": 0, "hooked": 0}
     for g, encounter, seed in _games():
-        g.start_battle(encounter)
-        pol = RandomPolicy(seed)
         e = g._e
-        for _ in range(100):
-            legal = g.legal_actions()
-            if not legal:
-                break
-            if e.legal is not None and e.legal_key[0] == e.ticks:
-                assert e.legal_key[1] == hooks_possible(e)
-                checked += 1
-                hooked += e.legal_key[1]
-            try:
-                g.apply(pol(g, legal))
-            except GameError:
-                break
-    assert checked > 500 and hooked > 20
+
+        def look(a: Action, e: gcs.engine.Engine = e) -> None:
+            if a.kind != agent.PLAY and a.kind != agent.END:
+                return  # (answers to a Choice or a reward are not cached)
+            # (the legal actions were just computed: the cache holds them)
+            assert e.legal is not None and e.legal_key[0] == e.ticks
+            assert e.legal_key[1] == hooks_possible(e)
+            seen["checked"] += 1
+            seen["hooked"] += e.legal_key[1]
+
+        _drive(g, encounter, seed, look)
+    assert seen["checked"] > 500 and seen["hooked"] > 20
 
 
 def test_try_play_card_plays_as_apply() -> None:
@@ -132,3 +141,34 @@ def test_try_play_card_plays_as_apply() -> None:
             assert _state(g) == _state(twin), a
         assert g.event_log == twin.event_log
     assert plays > 300
+
+
+def test_a_cards_play_gate_is_what_its_fields_say_and_takes_no_part_in_equality() -> None:
+    import dataclasses
+    import pickle
+
+    from gcs.content.cache import dumps
+    from gcs.content.defs import PLAY_CHECKED, PLAY_PLAIN, PLAY_PLAIN_SINGLE
+    from gcs.enums import Keyword
+
+    content = gcs.builtin_content()
+    cards = [*content.cards.values()]
+    cards += [c.upgrade for c in cards if c.upgrade is not None]
+    seen = set()
+    for c in cards:
+        if c.x_cost or Keyword.UNPLAYABLE in c.keywords:
+            want = PLAY_CHECKED
+        else:
+            want = PLAY_PLAIN_SINGLE if c.target is TargetMode.SINGLE_ENEMY else PLAY_PLAIN
+        assert c.play_gate == want, c.id
+        seen.add(want)
+        back = pickle.loads(dumps(c))  # type: ignore[arg-type]
+        assert back == c and back.play_gate == want
+    assert seen == {PLAY_CHECKED, PLAY_PLAIN, PLAY_PLAIN_SINGLE}
+    strike = content.cards["strike"]
+    # derived again whatever is given or replaced; equality, hash and repr ignore it
+    assert dataclasses.replace(strike, x_cost=True).play_gate == PLAY_CHECKED
+    assert dataclasses.replace(strike, target=TargetMode.NONE).play_gate == PLAY_PLAIN
+    odd = dataclasses.replace(strike, play_gate=PLAY_CHECKED)
+    assert odd.play_gate == PLAY_PLAIN_SINGLE and odd == strike and hash(odd) == hash(strike)
+    assert "play_gate" not in repr(strike)
