@@ -160,16 +160,22 @@ def legal_actions(g: Game) -> list[Action]:
     plain_single = PLAY_PLAIN_SINGLE
     untargeted = _UNTARGETED
     targeted = _TARGETED
-    # the enemy index (uid - 1) of each living enemy, the targets of a single-enemy card
-    foes = []
-    for k in range(1, len(units)):
-        if units[k].alive:
-            foes.append(k - 1)
-    # (one living enemy, the usual case: its index, and a single-enemy card has one play)
-    lone = foes[0] if len(foes) == 1 else -1
+    # the enemy index (uid - 1) of each living enemy, the targets of a single-enemy card, and
+    # ``lone``, the index of the only living enemy (-1: none or several): a single-enemy card
+    # then has one play
+    n = len(units)
+    if n == 2 and units[1].alive:
+        foes = _ONE_FOE  # (one enemy, alive: the usual case, without building the list)
+        lone = 0
+    else:
+        foes = []
+        for k in range(1, n):
+            if units[k].alive:
+                foes.append(k - 1)
+        lone = foes[0] if len(foes) == 1 else -1
     # every play of this hand is in the import-time tables (the usual case), or none is read
     # from them (``_targeted`` then gives the table's own action where there is one)
-    tabled = len(hand) <= _TABLE_CARDS and len(units) <= _TABLE_TARGETS + 1
+    tabled = len(hand) <= _TABLE_CARDS and n <= _TABLE_TARGETS + 1
     for i, uid in enumerate(hand):
         inst = cards[uid]
         card = inst.active
@@ -219,6 +225,7 @@ _UNTARGETED: Final[tuple[Action, ...]] = tuple(
 _TARGETED: Final[tuple[tuple[Action, ...], ...]] = tuple(
     tuple(Action(PLAY, card=i, target=j) for j in range(_TABLE_TARGETS)) for i in range(_TABLE_CARDS))
 _OTHER_PLAYS: dict[tuple[int, int], Action] = {}
+_ONE_FOE: Final[list[int]] = [0]  # (legal_actions' enemy indices with one enemy; only read)
 
 
 def _targeted(card: int, target: int) -> Action:
