@@ -26,8 +26,14 @@ if TYPE_CHECKING:
 
 def _ex_damage(e: Engine, node: N.DealDamage, ctx: Ctx) -> None:
     v = node.amount
-    # (``val``: a card's number or a slot, the usual amount, is read with one call less)
-    amount = var(e, v.name, ctx) if type(v) is Var else val(e, v, ctx)
+    # (``val`` of the usual amounts, with a call less: a card's number or a slot is read by
+    # ``var``, a literal (an enemy's move) is itself)
+    if type(v) is Var:
+        amount = var(e, v.name, ctx)
+    elif type(v) is int:
+        amount = v
+    else:
+        amount = val(e, v, ctx)
     h = node.hits
     hits = h if type(h) is int else val(e, h, ctx)  # (``val`` of a literal, one call less)
     source = node.target.source
@@ -130,7 +136,12 @@ def _per_unit(e: Engine, units: list[Unit], act: Callable[[Unit], None]) -> None
 
 def _ex_block(e: Engine, node: N.GainBlock, ctx: Ctx) -> None:
     v = node.amount
-    amount = var(e, v.name, ctx) if type(v) is Var else val(e, v, ctx)  # (as in _ex_damage)
+    if type(v) is Var:  # (``val``, as in _ex_damage)
+        amount = var(e, v.name, ctx)
+    elif type(v) is int:
+        amount = v
+    else:
+        amount = val(e, v, ctx)
     if node.target.source == "self":
         # the scope's owner (``units_of`` picks it), without the list; for a card's block the
         # fold of ``block_amount``, inlined: a unit with no modifying status folds nothing
