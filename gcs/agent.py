@@ -11,7 +11,8 @@ from .battle.phases import check_end, push_turn_end
 from .battle.play import card_refusal, play_from_hand, playable_in_hand
 from .battle.refusals import end_turn_refusal
 from .battle.state import CHOICE, GATE, NO_PAUSE, WAIT, Unit
-from .enums import KW_UNPLAYABLE, PHASE_PLAYER_PHASE, TARGET_SINGLE_ENEMY, BattlePhase, TargetMode
+from .content.defs import PLAY_CHECKED, PLAY_PLAIN, PLAY_PLAIN_SINGLE
+from .enums import PHASE_PLAYER_PHASE, TARGET_SINGLE_ENEMY, BattlePhase, TargetMode
 from .errors import BusyError, GameError, IllegalActionError
 
 if TYPE_CHECKING:
@@ -142,42 +143,64 @@ def legal_actions(g: Game) -> list[Action]:
     out = []
     cards = s.cards
     energy = s.energy
-    hooks = hooks_possible(e)
-    single = TARGET_SINGLE_ENEMY
-    unplayable = KW_UNPLAYABLE
     units = s.units
     hand = s.hand
+    c = e.c
+    # ``hooks_possible(e)``, asked only when one of its tests could hold: an active hook, a
+    # hooked status held by the player, or content with card hooks (a hand card may have one)
+    held = units[0].statuses
+    hooked = c.hooked_statuses
+    if s.hooks or c.card_hooks or (held and hooked and not hooked.isdisjoint(held)):
+        hooks = hooks_possible(e)
+    else:
+        hooks = False
+    single = TARGET_SINGLE_ENEMY
+    checked = PLAY_CHECKED
+    plain = PLAY_PLAIN
+    plain_single = PLAY_PLAIN_SINGLE
     untargeted = _UNTARGETED
     targeted = _TARGETED
-    # the enemy index (uid - 1) of each living enemy, the targets of a single-enemy card
-    foes = []
-    for k in range(1, len(units)):
-        if units[k].alive:
-            foes.append(k - 1)
+    # the enemy index (uid - 1) of each living enemy, the targets of a single-enemy card, and
+    # ``lone``, the index of the only living enemy (-1: none or several): a single-enemy card
+    # then has one play
+    n = len(units)
+    if n == 2 and units[1].alive:
+        foes = _ONE_FOE  # (one enemy, alive: the usual case, without building the list)
+        lone = 0
+    else:
+        foes = []
+        for k in range(1, n):
+            if units[k].alive:
+                foes.append(k - 1)
+        lone = foes[0] if len(foes) == 1 else -1
     # every play of this hand is in the import-time tables (the usual case), or none is read
     # from them (``_targeted`` then gives the table's own action where there is one)
-    tabled = len(hand) <= _TABLE_CARDS and len(units) <= _TABLE_TARGETS + 1
+    tabled = len(hand) <= _TABLE_CARDS and n <= _TABLE_TARGETS + 1
     for i, uid in enumerate(hand):
         inst = cards[uid]
         card = inst.active
-        if hooks or card.x_cost:
+        gate = card.play_gate  # (what the card's fields say about its checks, made at load)
+        if hooks or gate == checked:
             if not playable_in_hand(e, inst, hooks):
                 continue
+            gate = plain_single if card.target is single else plain
         else:
             # ``playable_in_hand`` with no hook possible and a fixed cost, inlined (the hot
-            # case): not Unplayable, and the modifiers alone (``modified_cost``; with no
-            # ``set`` modifier it is the sum of the deltas), floored at 0, within the energy
-            # (energy is never below 0, so a cost below 0 is within it as its floor 0 is)
-            if unplayable in card.keywords:
-                continue
+            # case): not Unplayable (the gate says both), and the modifiers alone
+            # (``modified_cost``; with no ``set`` modifier it is the sum of the deltas),
+            # floored at 0, within the energy (energy is never below 0, so a cost below 0 is
+            # within it as its floor 0 is)
             if inst.battle_set is None and inst.turn_set is None:
                 cost = card.cost + inst.cost_delta + inst.battle_delta + inst.turn_delta
             else:
                 cost = modified_cost(inst)
             if cost > energy:
                 continue
-        if card.target is single:
+        if gate == plain_single:  # (a single-enemy card)
             if tabled:
+                if lone >= 0:
+                    out.append(targeted[i][lone])
+                    continue
                 row = targeted[i]
                 for j in foes:
                     out.append(row[j])
@@ -202,6 +225,7 @@ _UNTARGETED: Final[tuple[Action, ...]] = tuple(
 _TARGETED: Final[tuple[tuple[Action, ...], ...]] = tuple(
     tuple(Action(PLAY, card=i, target=j) for j in range(_TABLE_TARGETS)) for i in range(_TABLE_CARDS))
 _OTHER_PLAYS: dict[tuple[int, int], Action] = {}
+_ONE_FOE: Final[list[int]] = [0]  # (legal_actions' enemy indices with one enemy; only read)
 
 
 def _targeted(card: int, target: int) -> Action:
@@ -285,13 +309,9 @@ def apply(g: Game, a: Action) -> None:
     kind = a.kind
     if kind == PLAY:
         # validated above exactly as try_play_card would; commit without re-validating
+        # (``play_from_hand`` sets the busy flag where a handler could call in)
         target = a.target
-        inst = s.cards[s.hand[a.card]]
-        e.busy = True
-        try:
-            play_from_hand(e, inst, target + 1 if target >= 0 else -1, hooks)  # commit, e.run()
-        finally:
-            e.busy = False
+        play_from_hand(e, s.cards[s.hand[a.card]], target + 1 if target >= 0 else -1, hooks)
     elif kind == END:
         # Game.end_player_turn (inside this call, whose guard covers it); End among the legal
         # actions just computed needs no refusal check: they list it only when the battle is

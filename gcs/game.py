@@ -13,7 +13,7 @@ from .battle import cards as C
 from .battle import run as R
 from .battle.hooks import effective_cost
 from .battle.phases import finish_battle
-from .battle.play import check_instance, commit_play
+from .battle.play import check_instance, play_from_hand
 from .battle.refusals import play_guard
 from .battle.rewards import apply as apply_reward_to_run
 from .battle.start import begin_battle
@@ -336,12 +336,7 @@ class Game:
         inst, t, why = play_guard(e, card, target)
         if why is not None:
             return False
-        e.busy = True
-        try:
-            commit_play(e, inst, t)
-            e.run()
-        finally:
-            e.busy = False
+        play_from_hand(e, inst, t, None)  # commit_play, then e.run() (under the busy flag)
         return True
 
     def end_player_turn(self) -> bool:

@@ -161,8 +161,8 @@ def _record_play(e: Engine, inst: CardInstance, paid: int, target_uid: int) -> N
 
 def play_from_hand(e: Engine, inst: CardInstance, target_uid: int, hooks: bool | None) -> None:
     """A top-level play of a hand card the caller validated (``agent.apply``), with the stack
-    empty: ``commit_play`` then ``Engine.run``, the same work and engine steps; ``hooks`` is
-    ``hooks_possible(e)`` if the caller knows it (None: computed here).
+    empty: ``commit_play`` then ``Engine.run`` under the busy flag, the same work and engine
+    steps; ``hooks`` is ``hooks_possible(e)`` if the caller knows it (None: computed here).
 
     The usual play (a fixed cost, no ``set`` modifier, no hook possible, no subscriber, an
     On Play that registers no card hook as it runs) takes a fast path: steps 2-3 and the
@@ -177,17 +177,25 @@ def play_from_hand(e: Engine, inst: CardInstance, target_uid: int, hooks: bool |
     card = inst.active
     node = card.on_play
     t = type(node)  # (NoneType for a card with no On Play)
+    entry = t in ENTRY_ROOTS  # (a composite On Play: it starts with an ENTRY frame)
     if hooks is None:
         hooks = hooks_possible(e)
     if (hooks or e.subs or card.x_cost or inst.battle_set is not None
             or inst.turn_set is not None or t is RegisterCardHook
-            or (t in ENTRY_ROOTS and _may_hook(e, node))):
-        commit_play(e, inst, target_uid)
-        e.run()
+            or (entry and _may_hook(e, node))):
+        # the frame path, under the busy flag (a subscriber's call in a handler is refused);
+        # the fast path below runs with no subscriber: nobody can call in while it runs
+        e.busy = True
+        try:
+            commit_play(e, inst, target_uid)
+            e.run()
+        finally:
+            e.busy = False
         return
     s = e.s
     stack = s.stack
-    mark = len(stack)  # (0: what a step queues is above it)
+    # (the stack is empty, the caller's precondition: what a step queues is all of it, and a
+    # parked frame goes under it, at 0)
     e.ticks += 1  # (``Engine.run`` counts its runs: a version counter, compared for equality)
     # ``effective_cost`` with a fixed cost, no ``set`` modifier and no hook possible: the sum
     # of the modifiers, floored at 0 (as in ``commit_play``)
@@ -198,18 +206,30 @@ def play_from_hand(e: Engine, inst: CardInstance, target_uid: int, hooks: bool |
         target_uid = _random_enemy(s)
     uid = inst.uid
     # 2. leave the hand (``detach``, inlined), spend energy, record the play; 3. CardPlayed
+    # (``_record_play``, inlined: every top-level play)
     s.hand.remove(uid)
     inst.pile = PILE_LIMBO
-    _record_play(e, inst, paid, target_uid)
+    energy = s.energy - paid
+    s.energy = energy
+    hot = e.hot
+    if paid > 0 and hot:
+        e.record((EnergySpent, paid, energy))
+    s.played.append(uid)
+    plays = s.plays
+    cid = inst.card_id
+    plays[cid] = plays.get(cid, 0) + 1
+    if hot:
+        e.record((CardPlayed, uid, cid, inst.upgraded, paid,
+                  None if target_uid < 0 else target_uid))
     ctx = Ctx(0, uid, target_uid, "", "on_play", paid)
     # 3. the card's On Play behaviour (inline, as in ``step_play``)
     if node is not None:
-        if t in ENTRY_ROOTS:
+        if entry:
             start_entry(e, node, ctx, inline=True)
         else:
             EXEC[t](e, node, ctx)  # start_entry of a single action, one call less
-        if len(stack) != mark or s.pause:
-            _park(e, mark, 1, ctx)
+        if stack or s.pause:
+            _park(e, 0, 1, ctx)
             return
     # 3 (cont.). the On Play branches of the player's statuses, then of each living enemy's
     # (``_status_on_play``, called only when some unit holds such a status: the scan it starts
@@ -220,7 +240,7 @@ def play_from_hand(e: Engine, inst: CardInstance, target_uid: int, hooks: bool |
             held = u.statuses
             if held and not having.isdisjoint(held):
                 if _status_on_play(e, ctx, uid):
-                    _park(e, mark, 2, ctx)
+                    _park(e, 0, 2, ctx)
                     return
                 break
     # 4. no deferred hook to register (the On Play registers none)
@@ -229,17 +249,33 @@ def play_from_hand(e: Engine, inst: CardInstance, target_uid: int, hooks: bool |
     if inst.pile is PILE_LIMBO:
         if KW_EXHAUST in inst.active.keywords:
             to_exhaust(e, inst, PILE_LIMBO)
-            if len(stack) != mark or s.pause:
-                _park(e, mark, 3, ctx)
+            if stack or s.pause:
+                _park(e, 0, 3, ctx)
                 return
         else:
             inst.pile = PILE_DISCARD  # (``place``, inlined: it queues nothing, cannot pause)
             s.discard.append(uid)
     # the play is complete: re-read the battlefield, then a requested turn end
-    if not check_end(e) and s.end_turn:
+    # (``check_end``'s test, inlined: the battle goes on while the player and an enemy live;
+    # ``check_end`` itself is called only to commit a decided battle)
+    units = s.units
+    going = False
+    if units[0].alive:
+        for u in units:
+            if u.alive and u.uid:
+                going = True
+                break
+    if (going or not check_end(e)) and s.end_turn:
         s.end_turn = False
         push_turn_end(e)
-    _stepped(e)
+    # (``_stepped``, inlined: the loop's count of this step, then what is queued)
+    s.steps += 1
+    if s.steps > e.step_limit:
+        count_steps(e, 0)
+    if stack:
+        e.run()  # the play decided the battle, or asked for the turn end
+    elif len(e.log) > e.log_cap:
+        e.trim_log()  # (what ``Engine.run`` does at its end)
 
 
 def _park(e: Engine, mark: int, pc: int, ctx: Ctx) -> None:

@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Final
 
 from ..enums import (
+    KW_UNPLAYABLE,
+    TARGET_SINGLE_ENEMY,
     CardType,
     Decay,
     HandDiscardRule,
@@ -45,12 +48,33 @@ class GameCard:
     upgrade: GameCard | None = None
     is_upgraded: bool = False
     character: str | None = None
+    # How the legal actions check a play of this card, derived from the fields above when the
+    # card is made (``__post_init__`` replaces any value given; no part of equality, hashing
+    # or repr): PLAY_CHECKED (an X cost or Unplayable: the full checks), PLAY_PLAIN (a fixed
+    # cost, playable by its keywords, no target) or PLAY_PLAIN_SINGLE (the same, one enemy)
+    play_gate: int = field(default=0, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "play_gate", play_gate(self))
 
     def has(self, keyword: Keyword) -> bool:
         return keyword in self.keywords
 
     def __hash__(self) -> int:
         return hash((self.id, self.is_upgraded))
+
+
+PLAY_CHECKED: Final = 0
+PLAY_PLAIN: Final = 1
+PLAY_PLAIN_SINGLE: Final = 2
+
+
+def play_gate(card: GameCard) -> int:
+    """``card.play_gate``: PLAY_CHECKED for an X cost or an Unplayable card, else PLAY_PLAIN, or
+    PLAY_PLAIN_SINGLE for a single-enemy card."""
+    if card.x_cost or KW_UNPLAYABLE in card.keywords:
+        return PLAY_CHECKED
+    return PLAY_PLAIN_SINGLE if card.target is TARGET_SINGLE_ENEMY else PLAY_PLAIN
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from ..battle.combat import attack_damage, block_amount, deal_damage, gain_block
 from ..battle.intents import spawn_enemy
 from ..battle.state import Ctx, Frame, Unit
 from ..enums import BattlePhase
-from ..events import EnergyGained, GoldGained
+from ..events import BlockGained, EnergyGained, GoldGained
 from . import nodes as N
 from .exprs import Var
 from .interp import EXEC
@@ -26,16 +26,40 @@ if TYPE_CHECKING:
 
 def _ex_damage(e: Engine, node: N.DealDamage, ctx: Ctx) -> None:
     v = node.amount
-    # (``val``: a card's number or a slot, the usual amount, is read with one call less)
-    amount = var(e, v.name, ctx) if type(v) is Var else val(e, v, ctx)
+    # (``val`` of the usual amounts, with a call less: a card's number or a slot is read by
+    # ``var``, a literal (an enemy's move) is itself)
+    if type(v) is Var:
+        amount = var(e, v.name, ctx)
+    elif type(v) is int:
+        amount = v
+    else:
+        amount = val(e, v, ctx)
     h = node.hits
     hits = h if type(h) is int else val(e, h, ctx)  # (``val`` of a literal, one call less)
     source = node.target.source
     if source == "target" and hits == 1:
         # one hit on the scope's target (``units_of`` picks it, or none): the branch below
         # with ``targets`` = [ctx.target] or [], without building the lists
-        if ctx.target >= 0:
-            _hit(e, ctx, amount, ctx.target)
+        uid = ctx.target
+        if uid < 0:
+            return
+        if ctx.status:
+            _hit(e, ctx, amount, uid)
+            return
+        # ``_hit`` of an attack, inlined (every attack card's hit): the fold, counted for the
+        # source card
+        s = e.s
+        units = s.units
+        dst = units[uid]
+        if not dst.alive:
+            return
+        src = units[ctx.owner]
+        inst = s.cards.get(ctx.src) if ctx.src >= 0 else None
+        if src.statuses or dst.statuses:
+            amount = attack_damage(e, amount, src, dst)
+        elif amount < 0:
+            amount = 0  # (attack_damage of two units with no status: the amount, floored at 0)
+        deal_damage(e, src, dst, amount, None if inst is None else inst.card_id, True)
         return
     rand = source == "random_enemy"
     targets = [] if rand else [u.uid for u in units_of(e, node.target, ctx)]
@@ -112,7 +136,12 @@ def _per_unit(e: Engine, units: list[Unit], act: Callable[[Unit], None]) -> None
 
 def _ex_block(e: Engine, node: N.GainBlock, ctx: Ctx) -> None:
     v = node.amount
-    amount = var(e, v.name, ctx) if type(v) is Var else val(e, v, ctx)  # (as in _ex_damage)
+    if type(v) is Var:  # (``val``, as in _ex_damage)
+        amount = var(e, v.name, ctx)
+    elif type(v) is int:
+        amount = v
+    else:
+        amount = val(e, v, ctx)
     if node.target.source == "self":
         # the scope's owner (``units_of`` picks it), without the list; for a card's block the
         # fold of ``block_amount``, inlined: a unit with no modifying status folds nothing
@@ -124,8 +153,12 @@ def _ex_block(e: Engine, node: N.GainBlock, ctx: Ctx) -> None:
         held = u.statuses
         if held and not e.c.modifier_statuses.isdisjoint(held):
             amount = block_amount(e, amount, u)
-        if amount > 0:
-            gain_block(e, u, amount)
+        if amount > 0 and u.alive:
+            # (``gain_block``, inlined: every card's block)
+            block = u.block + amount
+            u.block = block
+            if e.hot:
+                e.record((BlockGained, u.uid, amount, block))
         return
     for u in units_of(e, node.target, ctx):
         gain_block(e, u, amount if ctx.status else block_amount(e, amount, u))

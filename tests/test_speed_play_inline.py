@@ -1,0 +1,174 @@
+"""The inlined tests of a play and of the legal actions decide as the helpers they stand for.
+
+* ``play_from_hand`` runs with the stack empty (its callers' precondition: a parked PLAY frame
+  goes at 0, and "the step queued work" is "the stack is not empty").
+* Its end test (the player and an enemy alive) says "the battle goes on" exactly when
+  ``check_end`` would find it undecided.
+* ``legal_actions`` asks ``hooks_possible`` only when one of its tests could hold: the hooks
+  flag it caches is ``hooks_possible`` itself.
+* ``try_play_card`` plays through ``play_from_hand``: the same game as ``apply`` of that play.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+
+from test_speed_turns import _content, _decks, _state
+
+import gcs
+from gcs import agent
+from gcs.agent import Action
+from gcs.battle import phases
+from gcs.battle.hooks import hooks_possible
+from gcs.battle.state import GATE, WAIT
+from gcs.enums import TargetMode
+from gcs.errors import GameError
+from gcs.sim.policies import RandomPolicy
+
+
+def _games() -> Iterator[tuple[gcs.Game, str, int]]:
+    """Games on the hook/cost/lifecycle minipack and on the bundled pack, random decks."""
+    content = _content({"watch": 1})
+    rng = random.Random(11)
+    for i, deck in enumerate(_decks(rng, content)):
+        g = gcs.Game(content, seed=i)
+        g.set_master_deck(deck)
+        yield g, ("jaw_worm", "two_dummies")[i % 2], i
+    bundled = gcs.builtin_content()
+    cards = sorted(bundled.cards)
+    encounters = sorted(bundled.encounters)
+    for i in range(16):
+        g = gcs.Game(bundled, seed=i)
+        g.set_master_deck([rng.choice(cards) for _ in range(rng.randint(5, 15))])
+        yield g, encounters[i % len(encounters)], i
+
+
+def _drive(g: gcs.Game, encounter: str, seed: int, look: Callable[[Action], None]) -> None:
+    """Start ``encounter`` and play up to 100 random decisions, ``look`` at each one first."""
+    g.start_battle(encounter)
+    pol = RandomPolicy(seed)
+    for _ in range(100):
+        legal = g.legal_actions()
+        if not legal:
+            return
+        a = pol(g, legal)
+        look(a)
+        try:
+            g.apply(a)
+        except GameError:
+            return
+
+
+def _goes_on(e: gcs.engine.Engine) -> bool:
+    """``check_end``'s verdict without its commit (on a copy)."""
+    return not phases.check_end(e.copy(log=False))
+
+
+def test_play_from_hand_runs_with_an_empty_stack_and_its_end_test_is_check_end() -> None:
+    seen = {"plays": 0, "ends": 0}
+    for g, encounter, seed in _games():
+        e = g._e
+        s = e.s
+
+        def look(a: Action, e: gcs.engine.Engine = e, s: gcs.battle.state.State = s) -> None:
+            if a.kind != agent.PLAY:
+                return
+            assert not s.stack and not s.pause  # (apply then calls ``play_from_hand``)
+            seen["plays"] += 1
+            # the inlined end test, as ``play_from_hand`` runs it once the play is complete,
+            # for every way the units could be alive or dead then
+            units = s.units
+            was = [u.alive for u in units]
+            for k in range(1 << len(units)):
+                for i, u in enumerate(units):
+                    u.alive = bool(k >> i & 1)
+                going = units[0].alive and any(u.alive and u.uid for u in units)
+                assert going == _goes_on(e)
+                seen["ends"] += not going
+            for u, alive in zip(units, was, strict=True):
+                u.alive = alive
+
+        _drive(g, encounter, seed, look)
+    assert seen["plays"] > 300 and seen["ends"] > 900
+
+
+def test_legal_actions_cache_the_hooks_possible_flag() -> None:
+    seen = {"checked": 0, "hooked": 0}
+    for g, encounter, seed in _games():
+        e = g._e
+
+        def look(a: Action, e: gcs.engine.Engine = e) -> None:
+            if a.kind != agent.PLAY and a.kind != agent.END:
+                return  # (answers to a Choice or a reward are not cached)
+            # (the legal actions were just computed: the cache holds them)
+            assert e.legal is not None and e.legal_key[0] == e.ticks
+            assert e.legal_key[1] == hooks_possible(e)
+            seen["checked"] += 1
+            seen["hooked"] += e.legal_key[1]
+
+        _drive(g, encounter, seed, look)
+    assert seen["checked"] > 500 and seen["hooked"] > 20
+
+
+def test_try_play_card_plays_as_apply() -> None:
+    plays = 0
+    for g, encounter, seed in _games():
+        twin = g.clone()
+        for x in (g, twin):
+            x.start_battle(encounter)
+        pol = RandomPolicy(seed)
+        for _ in range(100):
+            legal = g.legal_actions()
+            assert legal == twin.legal_actions()
+            if not legal:
+                break
+            a = pol(g, legal)
+            try:
+                g.apply(a)
+            except GameError:
+                break
+            if a.kind == agent.PLAY:
+                s = twin._e.s
+                inst = s.cards[s.hand[a.card]]
+                single = inst.active.target is TargetMode.SINGLE_ENEMY
+                assert twin.try_play_card(inst, a.target if single else None)
+                if s.pause == WAIT or s.pause == GATE:
+                    twin.settle()  # (what ``apply`` does after the play)
+                plays += 1
+            else:
+                twin.apply(a)
+            assert _state(g) == _state(twin), a
+        assert g.event_log == twin.event_log
+    assert plays > 300
+
+
+def test_a_cards_play_gate_is_what_its_fields_say_and_takes_no_part_in_equality() -> None:
+    import dataclasses
+    import pickle
+
+    from gcs.content.cache import dumps
+    from gcs.content.defs import PLAY_CHECKED, PLAY_PLAIN, PLAY_PLAIN_SINGLE
+    from gcs.enums import Keyword
+
+    content = gcs.builtin_content()
+    cards = [*content.cards.values()]
+    cards += [c.upgrade for c in cards if c.upgrade is not None]
+    seen = set()
+    for c in cards:
+        if c.x_cost or Keyword.UNPLAYABLE in c.keywords:
+            want = PLAY_CHECKED
+        else:
+            want = PLAY_PLAIN_SINGLE if c.target is TargetMode.SINGLE_ENEMY else PLAY_PLAIN
+        assert c.play_gate == want, c.id
+        seen.add(want)
+        back = pickle.loads(dumps(c))  # type: ignore[arg-type]
+        assert back == c and back.play_gate == want
+    assert seen == {PLAY_CHECKED, PLAY_PLAIN, PLAY_PLAIN_SINGLE}
+    strike = content.cards["strike"]
+    # derived again whatever is given or replaced; equality, hash and repr ignore it
+    assert dataclasses.replace(strike, x_cost=True).play_gate == PLAY_CHECKED
+    assert dataclasses.replace(strike, target=TargetMode.NONE).play_gate == PLAY_PLAIN
+    odd = dataclasses.replace(strike, play_gate=PLAY_CHECKED)
+    assert odd.play_gate == PLAY_PLAIN_SINGLE and odd == strike and hash(odd) == hash(strike)
+    assert "play_gate" not in repr(strike)
