@@ -41,25 +41,8 @@ def _ex_damage(e: Engine, node: N.DealDamage, ctx: Ctx) -> None:
         # one hit on the scope's target (``units_of`` picks it, or none): the branch below
         # with ``targets`` = [ctx.target] or [], without building the lists
         uid = ctx.target
-        if uid < 0:
-            return
-        if ctx.status:
+        if uid >= 0:
             _hit(e, ctx, amount, uid)
-            return
-        # ``_hit`` of an attack, inlined (every attack card's hit): the fold, counted for the
-        # source card
-        s = e.s
-        units = s.units
-        dst = units[uid]
-        if not dst.alive:
-            return
-        src = units[ctx.owner]
-        inst = s.cards.get(ctx.src) if ctx.src >= 0 else None
-        if src.statuses or dst.statuses:
-            amount = attack_damage(e, amount, src, dst)
-        elif amount < 0:
-            amount = 0  # (attack_damage of two units with no status: the amount, floored at 0)
-        deal_damage(e, src, dst, amount, None if inst is None else inst.card_id, True)
         return
     rand = source == "random_enemy"
     targets = [] if rand else [u.uid for u in units_of(e, node.target, ctx)]
