@@ -127,14 +127,14 @@ def _ex_block(e: Engine, node: N.GainBlock, ctx: Ctx) -> None:
         amount = val(e, v, ctx)
     if node.target.source == "self":
         # the scope's owner (``units_of`` picks it), without the list; for a card's block the
-        # fold of ``block_amount``, inlined: a unit with no modifying status folds nothing
-        # (the amount, floored at 0, which ``gain_block`` then skips)
+        # fold of ``block_amount``, inlined: a unit with no ``block`` modifier among its
+        # statuses folds nothing (the amount, floored at 0, which ``gain_block`` then skips)
         u = e.s.units[ctx.owner]
         if ctx.status:
             gain_block(e, u, amount)
             return
         held = u.statuses
-        if held and not e.c.modifier_statuses.isdisjoint(held):
+        if held and not e.c.block_statuses.isdisjoint(held):
             amount = block_amount(e, amount, u)
         if amount > 0 and u.alive:
             # (``gain_block``, inlined: every card's block)
