@@ -90,10 +90,15 @@ def _hit(e: Engine, ctx: Ctx, amount: int, uid: int) -> None:
     else:
         # an attack: the damage is folded, and counted for the source card (if it is one)
         inst = s.cards.get(ctx.src) if ctx.src >= 0 else None
-        if src.statuses or dst.statuses:
+        held, hit = src.statuses, dst.statuses
+        c = e.c
+        if ((held and not c.deal_statuses.isdisjoint(held))
+                or (hit and not c.take_statuses.isdisjoint(hit))):
             amount = attack_damage(e, amount, src, dst)
         elif amount < 0:
-            amount = 0  # (attack_damage of two units with no status: the amount, floored at 0)
+            # (``attack_damage`` when neither unit holds a modifier at its stage, e.g. a hit on
+            # an enemy with only Strength: it folds nothing, the amount floored at 0)
+            amount = 0
         deal_damage(e, src, dst, amount, None if inst is None else inst.card_id, True)
 
 
