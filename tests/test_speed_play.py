@@ -96,9 +96,11 @@ def test_legal_actions_are_every_candidate_the_refusals_allow() -> None:
 
 
 def _all_statuses_react(content: Content) -> Content:
-    """``content`` with every status listed as modifying, reacting to hits and to plays."""
+    """``content`` with every status listed as modifying (at every fold stage), reacting to
+    hits and to plays."""
     every = frozenset(content.statuses)
     content.modifier_statuses = every
+    content.deal_statuses = content.take_statuses = content.block_statuses = every
     content.hit_statuses = every
     content.play_statuses = every
     return content

@@ -59,11 +59,14 @@ def _fold_unit(e: Engine, u: Unit, stage: str, num: int, den: int) -> tuple[int,
 def attack_damage(e: Engine, base: int, src: Unit | None, dst: Unit | None) -> int:
     """Attack damage through the attacker's ``deal`` then the defender's ``take`` modifiers."""
     num, den = base, 1
-    mods = e.c.modifier_statuses
-    # (a unit with no status folds nothing: no set method call for it)
-    if src is not None and src.statuses and not mods.isdisjoint(src.statuses):
+    c = e.c
+    # (a unit with no status folds nothing: no set method call for it; nor does a unit that
+    # holds no status with a modifier at the stage, ``deal_statuses`` or ``take_statuses``:
+    # ``_fold_unit`` would skip every modifier it holds, e.g. an enemy with only Strength
+    # taking a hit)
+    if src is not None and src.statuses and not c.deal_statuses.isdisjoint(src.statuses):
         num, den = _fold_unit(e, src, "deal", num, den)
-    if dst is not None and dst.statuses and not mods.isdisjoint(dst.statuses):
+    if dst is not None and dst.statuses and not c.take_statuses.isdisjoint(dst.statuses):
         num, den = _fold_unit(e, dst, "take", num, den)
     v = num // den
     return v if v > 0 else 0
@@ -71,7 +74,8 @@ def attack_damage(e: Engine, base: int, src: Unit | None, dst: Unit | None) -> i
 
 def block_amount(e: Engine, base: int, u: Unit) -> int:
     """Block gained through the unit's ``block`` modifiers (Dexterity, Frail)."""
-    if not u.statuses or e.c.modifier_statuses.isdisjoint(u.statuses):
+    # (no ``block`` modifier among the unit's statuses: ``_fold_unit`` would fold nothing)
+    if not u.statuses or e.c.block_statuses.isdisjoint(u.statuses):
         return base if base > 0 else 0
     num, den = _fold_unit(e, u, "block", base, 1)
     v = num // den
@@ -106,12 +110,14 @@ def display(e: Engine, u: Unit, m: MoveDef) -> Intent:
     base = m.damage if m.damage_max is None else u.rolled.get(m.id, m.damage)
     if base is not None:
         player = e.s.units[0]
-        mods = c.modifier_statuses
-        if ((statuses and not mods.isdisjoint(statuses))
-                or (player.statuses and not mods.isdisjoint(player.statuses))):
+        held = player.statuses
+        if ((statuses and not c.deal_statuses.isdisjoint(statuses))
+                or (held and not c.take_statuses.isdisjoint(held))):
             dmg = attack_damage(e, base, u, player)
         else:
-            dmg = base if base > 0 else 0  # neither side has a modifier: the base, floored at 0
+            # neither side has a modifier at its stage (``attack_damage`` would fold nothing):
+            # the base, floored at 0
+            dmg = base if base > 0 else 0
     return tuple.__new__(Intent, (m.id, m.name, m.intent, dmg, m.hits, m.block))
 
 

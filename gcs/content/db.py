@@ -125,6 +125,11 @@ class Content:
         # ids of the statuses that change damage or block (the folds skip the others)
         self.modifier_statuses: frozenset[str] = frozenset(
             st.id for st in self.statuses.values() if st.modifiers)
+        # the same per fold stage: a unit holding none of a stage's ids folds nothing there
+        # (say, Strength is no ``take`` modifier: a hit on an enemy with Strength folds nothing)
+        self.deal_statuses: frozenset[str] = self._stage_statuses("deal")
+        self.take_statuses: frozenset[str] = self._stage_statuses("take")
+        self.block_statuses: frozenset[str] = self._stage_statuses("block")
         # ids of the enemies whose AI has HP rules (a hit on any other re-plans nothing)
         self.hp_rule_enemies: frozenset[str] = frozenset(
             en.id for en in self.enemies.values() if en.ai.hp_rules)
@@ -226,6 +231,11 @@ class Content:
                     plan = self._plain_intent(move.behaviour)
                     if plan is not None:
                         self.plain_intents[id(move.behaviour)] = plan
+
+    def _stage_statuses(self, stage: str) -> frozenset[str]:
+        """The ids of the statuses with a modifier at fold ``stage`` (deal, take or block)."""
+        return frozenset(st.id for st in self.statuses.values()
+                         if any(m.stage == stage for m in st.modifiers))
 
     def _register(self, key: ProgramKey, root: Node | None) -> None:
         if root is None:

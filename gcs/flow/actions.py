@@ -90,10 +90,15 @@ def _hit(e: Engine, ctx: Ctx, amount: int, uid: int) -> None:
     else:
         # an attack: the damage is folded, and counted for the source card (if it is one)
         inst = s.cards.get(ctx.src) if ctx.src >= 0 else None
-        if src.statuses or dst.statuses:
+        held, hit = src.statuses, dst.statuses
+        c = e.c
+        if ((held and not c.deal_statuses.isdisjoint(held))
+                or (hit and not c.take_statuses.isdisjoint(hit))):
             amount = attack_damage(e, amount, src, dst)
         elif amount < 0:
-            amount = 0  # (attack_damage of two units with no status: the amount, floored at 0)
+            # (``attack_damage`` when neither unit holds a modifier at its stage, e.g. a hit on
+            # an enemy with only Strength: it folds nothing, the amount floored at 0)
+            amount = 0
         deal_damage(e, src, dst, amount, None if inst is None else inst.card_id, True)
 
 
@@ -127,14 +132,14 @@ def _ex_block(e: Engine, node: N.GainBlock, ctx: Ctx) -> None:
         amount = val(e, v, ctx)
     if node.target.source == "self":
         # the scope's owner (``units_of`` picks it), without the list; for a card's block the
-        # fold of ``block_amount``, inlined: a unit with no modifying status folds nothing
-        # (the amount, floored at 0, which ``gain_block`` then skips)
+        # fold of ``block_amount``, inlined: a unit with no ``block`` modifier among its
+        # statuses folds nothing (the amount, floored at 0, which ``gain_block`` then skips)
         u = e.s.units[ctx.owner]
         if ctx.status:
             gain_block(e, u, amount)
             return
         held = u.statuses
-        if held and not e.c.modifier_statuses.isdisjoint(held):
+        if held and not e.c.block_statuses.isdisjoint(held):
             amount = block_amount(e, amount, u)
         if amount > 0 and u.alive:
             # (``gain_block``, inlined: every card's block)
