@@ -305,13 +305,8 @@ class Game:
                            "an encounter id or an EncounterDef")
         enc = (encounter if isinstance(encounter, EncounterDef)
                else self.content.encounter(encounter))
-        # every enemy it can field must be known (UnknownIdError names the first that is not);
-        # with no rolled groups that is ``enc.enemies`` itself, read in place (``enemy_ids``
-        # makes a deduplicated tuple of it: the same ids in the same first-seen order)
-        enemies = self.content.enemies
-        for eid in enc.enemy_ids() if enc.groups else enc.enemies:
-            if eid not in enemies:
-                self.content.enemy(eid)  # raises UnknownIdError
+        for eid in enc.enemy_ids():
+            self.content.enemy(eid)
         e.busy = True
         try:
             begin_battle(e, enc, self._char, self.seed)

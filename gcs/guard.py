@@ -203,12 +203,7 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
             return
         n = len(e.log)  # what a failure needs to undo the call: the log length, loop runs
         ticks = e.ticks
-        # _begin(e), inlined (the call every decision makes); the depth was 0 (an outermost
-        # call), so counting the call in progress is setting it to 1 (and back to 0)
-        if e.ckpt is None:
-            e.ckpt = e.s.clone()
-            e.journal = []
-        e.depth = 1
+        _begin(e)
         try:
             if plain:
                 _apply(self, action)
@@ -216,7 +211,7 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
                 fn(self, action)
         except Exception as exc:
             raise _failed(self, e, n, ticks, exc, fn.__name__)  # noqa: B904 (it chains itself)
-        e.depth = 0
+        e.depth -= 1
         jr = e.journal
         if len(jr) >= JOURNAL or not (plain or type(action) in _PLAIN):
             e.ckpt = None  # the next call checkpoints the state this one left

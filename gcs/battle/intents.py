@@ -292,20 +292,12 @@ def run_plain_intent(e: Engine, u: Unit, m: MoveDef, plan: PlainIntent) -> bool:
             got = dmg if var == "damage" else block if var == "block" else m.hits
             amount = 0 if got is None else got  # (None only for a slot no action reads)
         if kind == PLAIN_HIT:
-            # ``_ex_damage`` of one hit on the player, ``_hit`` inlined: an attack (folded)
+            # ``_ex_damage`` of one hit on the player (``_hit``: an attack, folded)
             if player.alive:
-                if u.statuses or player.statuses:
-                    amount = attack_damage(e, amount, u, player)
-                elif amount < 0:
-                    amount = 0  # (attack_damage of two units with no status)
-                deal_damage(e, u, player, amount, None, True)
+                deal_damage(e, u, player, attack_damage(e, amount, u, player), None, True)
         elif kind == PLAIN_BLOCK:
-            # ``_ex_block`` for the owner: folded unless it has no modifying status
-            mine = u.statuses
-            if mine and not e.c.modifier_statuses.isdisjoint(mine):
-                amount = block_amount(e, amount, u)
-            if amount > 0:
-                gain_block(e, u, amount)
+            # ``_ex_block`` for the owner (folded)
+            gain_block(e, u, block_amount(e, amount, u))
         else:
             # ``_ex_apply`` on its one unit, the enemy as the source
             apply_status(e, u if kind == PLAIN_STATUS_SELF else player, sid, amount,

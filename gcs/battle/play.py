@@ -206,21 +206,9 @@ def play_from_hand(e: Engine, inst: CardInstance, target_uid: int, hooks: bool |
         target_uid = _random_enemy(s)
     uid = inst.uid
     # 2. leave the hand (``detach``, inlined), spend energy, record the play; 3. CardPlayed
-    # (``_record_play``, inlined: every top-level play)
     s.hand.remove(uid)
     inst.pile = PILE_LIMBO
-    energy = s.energy - paid
-    s.energy = energy
-    hot = e.hot
-    if paid > 0 and hot:
-        e.record((EnergySpent, paid, energy))
-    s.played.append(uid)
-    plays = s.plays
-    cid = inst.card_id
-    plays[cid] = plays.get(cid, 0) + 1
-    if hot:
-        e.record((CardPlayed, uid, cid, inst.upgraded, paid,
-                  None if target_uid < 0 else target_uid))
+    _record_play(e, inst, paid, target_uid)
     ctx = Ctx(0, uid, target_uid, "", "on_play", paid)
     # 3. the card's On Play behaviour (inline, as in ``step_play``)
     if node is not None:
@@ -229,7 +217,7 @@ def play_from_hand(e: Engine, inst: CardInstance, target_uid: int, hooks: bool |
         else:
             EXEC[t](e, node, ctx)  # start_entry of a single action, one call less
         if stack or s.pause:
-            _park(e, 0, 1, ctx)
+            _park(e, 1, ctx)
             return
     # 3 (cont.). the On Play branches of the player's statuses, then of each living enemy's
     # (``_status_on_play``, called only when some unit holds such a status: the scan it starts
@@ -240,7 +228,7 @@ def play_from_hand(e: Engine, inst: CardInstance, target_uid: int, hooks: bool |
             held = u.statuses
             if held and not having.isdisjoint(held):
                 if _status_on_play(e, ctx, uid):
-                    _park(e, 0, 2, ctx)
+                    _park(e, 2, ctx)
                     return
                 break
     # 4. no deferred hook to register (the On Play registers none)
@@ -250,7 +238,7 @@ def play_from_hand(e: Engine, inst: CardInstance, target_uid: int, hooks: bool |
         if KW_EXHAUST in inst.active.keywords:
             to_exhaust(e, inst, PILE_LIMBO)
             if stack or s.pause:
-                _park(e, 0, 3, ctx)
+                _park(e, 3, ctx)
                 return
         else:
             inst.pile = PILE_DISCARD  # (``place``, inlined: it queues nothing, cannot pause)
@@ -268,20 +256,14 @@ def play_from_hand(e: Engine, inst: CardInstance, target_uid: int, hooks: bool |
     if (going or not check_end(e)) and s.end_turn:
         s.end_turn = False
         push_turn_end(e)
-    # (``_stepped``, inlined: the loop's count of this step, then what is queued)
-    s.steps += 1
-    if s.steps > e.step_limit:
-        count_steps(e, 0)
-    if stack:
-        e.run()  # the play decided the battle, or asked for the turn end
-    elif len(e.log) > e.log_cap:
-        e.trim_log()  # (what ``Engine.run`` does at its end)
+    _stepped(e)  # (then the queued battle end or turn end runs)
 
 
-def _park(e: Engine, mark: int, pc: int, ctx: Ctx) -> None:
+def _park(e: Engine, pc: int, ctx: Ctx) -> None:
     """``play_from_hand``'s play returns to the loop at step ``pc``: its PLAY frame goes under
-    the work the step queued (at ``mark``), where the loop would have it."""
-    e.s.stack.insert(mark, Frame(K.PLAY, None, pc, [ctx.src, ctx.target, 0, ""], ctx))
+    the work the step queued (at the bottom: the stack was empty), where the loop would have
+    it."""
+    e.s.stack.insert(0, Frame(K.PLAY, None, pc, [ctx.src, ctx.target, 0, ""], ctx))
     _stepped(e)
 
 

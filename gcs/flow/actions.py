@@ -14,7 +14,7 @@ from ..battle.combat import attack_damage, block_amount, deal_damage, gain_block
 from ..battle.intents import spawn_enemy
 from ..battle.state import Ctx, Frame, Unit
 from ..enums import BattlePhase
-from ..events import BlockGained, EnergyGained, GoldGained
+from ..events import EnergyGained, GoldGained
 from . import nodes as N
 from .exprs import Var
 from .interp import EXEC
@@ -141,12 +141,7 @@ def _ex_block(e: Engine, node: N.GainBlock, ctx: Ctx) -> None:
         held = u.statuses
         if held and not e.c.block_statuses.isdisjoint(held):
             amount = block_amount(e, amount, u)
-        if amount > 0 and u.alive:
-            # (``gain_block``, inlined: every card's block)
-            block = u.block + amount
-            u.block = block
-            if e.hot:
-                e.record((BlockGained, u.uid, amount, block))
+        gain_block(e, u, amount)
         return
     for u in units_of(e, node.target, ctx):
         gain_block(e, u, amount if ctx.status else block_amount(e, amount, u))
