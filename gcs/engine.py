@@ -29,7 +29,7 @@ class Engine:
 
     __slots__ = ("s", "c", "rules", "step_limit", "subs", "log", "_logging", "hot", "record",
                  "presenter", "busy", "ticks", "legal", "legal_key", "failure", "depth", "log_cap",
-                 "log_shared", "ckpt", "journal", "watchers")
+                 "log_shared", "ckpt", "journal", "watchers", "deferred", "defer_base")
 
     def __init__(self, content: Content, state: State, rules: BattleRules, *,
                  logging: bool = True, presenter: bool = True) -> None:
@@ -57,6 +57,12 @@ class Engine:
         self.watchers: list[Callable[[], None]] = []
         self.log_cap = LOG_CAP
         self.log_shared = False  # ``log`` is shared with a clone: copy it before changing it
+        # the deferred log (gcs/lazylog.py): while ``deferred`` is a list, nothing is recorded
+        # and the log stays empty; the list holds the outermost changing calls made since
+        # ``defer_base`` (the state they ran from; None: the game as constructed), whose replay
+        # rebuilds the log when someone first reads it
+        self.deferred: list[tuple[str, tuple[Any, ...], dict[str, Any]]] | None = None
+        self.defer_base: State | None = None
         # ``record(rec)`` publishes the event ``rec[0](*rec[1:])`` (``rec`` is ``(class, *fields)``),
         # built only if someone reads it. What it is follows the listeners (``refresh_hot``):
         # with no subscriber, the log's own ``append`` (the log keeps ``rec`` as it is and
@@ -140,10 +146,10 @@ class Engine:
     def refresh_hot(self) -> None:
         """After a change of subscribers, of logging or of the log's sharing: ``hot`` (anyone
         listening) and what ``record`` is."""
-        self.hot = self._logging or any(self.subs.values())
+        self.hot = (self._logging and self.deferred is None) or any(self.subs.values())
         if self.subs:
             self.record = self._emit_record
-        elif not self._logging:
+        elif not self._logging or self.deferred is not None:
             self.record = _ignore  # (callers check ``hot`` first: a record nobody keeps)
         elif self.log_shared:
             self.record = self._unshare_record
@@ -189,11 +195,17 @@ class Engine:
         logs nothing."""
         n = Engine(self.c, self.s.clone(), self.rules, logging=self.logging and log,
                    presenter=self.presenter)
+        n.log_cap = self.log_cap
         if log:
-            n.log = self.log
-            n.log_shared = self.log_shared = True
+            deferred = self.deferred
+            if deferred is not None:  # (the copy's replay is the calls so far, then its own)
+                n.deferred = deferred.copy()
+                n.defer_base = self.defer_base  # (never changed: a replay runs on a clone of it)
+            else:
+                n.log = self.log
+                n.log_shared = self.log_shared = True
+                self.refresh_hot()
             n.refresh_hot()
-            self.refresh_hot()
         return n
 
     # ------------------------------------------------------------ units

@@ -40,6 +40,7 @@ from .errors import (
 from .events import EffectResumed, Event
 from .flow.choice import answer_choice
 from .guard import guard_class
+from .lazylog import defer, materialize, restart
 from .rng import derive
 from .rules import BattleRules
 
@@ -120,6 +121,8 @@ class Game:
                 _STARTING_DECKS[id(ch)] = (content, ch, tuple(state.master))
         else:
             state.hp = state.max_hp = 80
+        if log_events:
+            defer(self._e, None)  # nothing is recorded until the log is read (gcs/lazylog.py)
 
     # ------------------------------------------------------------ internals
     def _begin(self) -> _engine.Engine:
@@ -143,6 +146,12 @@ class Game:
             raise RewardError("the battle is won and a reward is offered: take or skip it "
                               "first (cards cannot be drawn, added or moved now)")
         return e
+
+    def _live(self) -> None:
+        """Before a live card or unit object is handed out: end a deferred log (the caller may
+        change the object, which no replay of the calls would repeat; see gcs/lazylog.py)."""
+        if self._e.deferred is not None:
+            materialize(self)
 
     # ------------------------------------------------------------ state
     @property
@@ -193,12 +202,14 @@ class Game:
     @property
     def player(self) -> Unit | None:
         """The player unit (unit id 0), or None before any battle."""
+        self._live()
         u = self._e.s.units
         return u[0] if u else None
 
     @property
     def enemies(self) -> list[Unit]:
         """The enemy units in encounter order (unit ids 1..n), dead ones included; [] with no battle."""
+        self._live()
         s = self._e.s
         return s.units[1:] if s.active else []
 
@@ -249,6 +260,7 @@ class Game:
         return {"plays": dict(s.plays), "damage": dict(s.damage)}
 
     def _objects(self, kind: str, ids: list[int]) -> list[Any]:
+        self._live()
         s = self._e.s
         if kind == "c":
             return [s.cards[i] for i in ids]
@@ -256,6 +268,7 @@ class Game:
 
     # ------------------------------------------------------------ piles
     def _pile(self, ids: list[int]) -> list[CardInstance]:
+        self._live()
         cards = self._e.s.cards
         return [cards[i] for i in ids]
 
@@ -554,6 +567,7 @@ class Game:
         e = self._e
         checks.event_class("subscribe", "event_class", event_class)
         checks.handler("subscribe", "handler", handler)
+        materialize(self)  # (a deferred log is rebuilt: handlers see events as they happen)
         e.subs.setdefault(event_class, []).append(handler)
         e.refresh_hot()
 
@@ -568,11 +582,16 @@ class Game:
     @property
     def event_log(self) -> list[Event]:
         """Every event published so far, in order (a new list; empty with ``log_events=False``)."""
+        materialize(self)  # (a deferred log is rebuilt here, once)
         return list(self._e.events())
 
     def clear_event_log(self) -> None:
         """Forget the events logged so far (subscribers are not affected)."""
-        self._e.own_log().clear()
+        e = self._e
+        if e.deferred is not None:
+            restart(e)  # (the deferred log is empty: its replay starts from now)
+        else:
+            e.own_log().clear()
 
     # ------------------------------------------------------------ agent surface
     def legal_actions(self) -> list[_agent.Action]:
@@ -627,7 +646,10 @@ class Game:
 
         checks.instance_of("from_json", "content", content, Content, "a gcs.Content")
         checks.boolean("from_json", "allow_other_content", allow_other_content)
-        return load(cls, content, data, allow_other_content=allow_other_content)
+        g = load(cls, content, data, allow_other_content=allow_other_content)
+        if g._e.logging:
+            defer(g._e, g._e.s.clone())  # (the calls from now on run from the loaded state)
+        return g
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):

@@ -17,15 +17,14 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable
-from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from .agent import Action
 from .agent import apply as _apply
-from .battle.state import CardInstance, Reward, State, Unit
-from .content.defs import EncounterDef, GameCard
-from .enums import DrawPilePosition, PileScope
+from .battle.state import CardInstance, State, Unit
 from .errors import ArgumentError, FlowError, GameError, HandlerError, StepLimitError
+from .lazylog import DEFER_CALLS, materialize
+from .replay import NO_KW, PLAIN, RAW, Call, entry, replay, replica
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -93,91 +92,57 @@ def _handler_error(e: Engine) -> HandlerError:
     return err
 
 
+# the changing calls that return a live card object (the caller may change it, which no replay
+# of the calls would repeat): a deferred log is rebuilt after them (gcs/lazylog.py)
+LIVE_RESULT = frozenset(("add_card_to_hand", "add_card_to_pile"))
 JOURNAL = 64  # calls replayed at most to restore a state (a new checkpoint after that many)
-RAW: dict[str, Callable[..., Any]] = {}  # the unguarded methods, for the replay
-
-
-_PLAIN = frozenset((type(None), bool, int, float, str, CardInstance, Unit, Action, Reward,
-                    PileScope, DrawPilePosition))
-
-
-def _replayable(v: object) -> bool:
-    if type(v) in _PLAIN:
-        return True
-    if v is None or isinstance(v, (bool, int, float, str, Enum, CardInstance, Unit, GameCard,
-                                   EncounterDef, Reward, Action)):
-        return True
-    if isinstance(v, (list, tuple)):
-        return len(v) <= 1_000 and all(_replayable(x) for x in v)
-    return False
-
-
-def _frozen(v: Any) -> Any:
-    """An argument as recorded: lists copied (a caller may change them later)."""
-    if isinstance(v, list):
-        return [_frozen(x) for x in v]
-    return v
-
-
-def _mapped(v: Any, s: State) -> Any:
-    """An argument for the replay: card and unit objects become the replay's own."""
-    if isinstance(v, CardInstance):
-        return s.cards.get(v.uid, v)
-    if isinstance(v, Unit):
-        return s.units[v.uid] if 0 <= v.uid < len(s.units) else v
-    if isinstance(v, list):
-        return [_mapped(x, s) for x in v]
-    if isinstance(v, tuple) and not hasattr(v, "_fields"):
-        return tuple(_mapped(x, s) for x in v)
-    return v
 
 
 def _rewind(game: Any, e: Engine, log_len: int) -> None:
     """Put the state back as it was before the failed call: replay the journal from the
     checkpoint on a private copy (no subscribers, no log), then copy it into the live state."""
-    from .engine import Engine as _Engine
-
     ck = e.ckpt
     assert ck is not None  # (a guarded call checkpoints before it runs)
-    cls: Any = type(game)
-    r = cls.__new__(cls)
-    r.seed, r.content, r.rules, r._char = game.seed, game.content, game.rules, game._char
-    r._e = _Engine(game.content, ck.clone(), game.rules, logging=False, presenter=e.presenter)
-    r._e.depth = 1  # every call of the replay runs unguarded
-    for name, args, kw in e.journal:
-        s = r._e.s
-        RAW[name](r, *_mapped(args, s), **{k: _mapped(v, s) for k, v in kw.items()})
+    r = replica(game, ck, logging=False)
+    replay(r, e.journal)
     restore(e, r._e.s, log_len)
 
 
 def guarded(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
     """``fn`` with the guard: a checkpoint and a journal of the calls since, so that an engine
-    error can restore the state from before the call; handler failures raised after it."""
+    error can restore the state from before the call; handler failures raised after it. A
+    deferred log (``gcs/lazylog.py``) keeps the call too."""
     RAW[name] = fn
+    live = name in LIVE_RESULT
 
     @functools.wraps(fn)
     def call(self: Any, *args: Any, **kw: Any) -> Any:
         e: Engine | None = self.__dict__.get("_e")
         if e is None or e.busy or e.depth:
             return fn(self, *args, **kw)
+        rec = entry(name, args, kw)  # (taken before the call: the arguments as it got them)
+        deferred = e.deferred
+        if deferred is not None and rec is None:
+            materialize(self)  # a call no replay can make again: the log is kept from now on
+            deferred = None
         n = len(e.log)  # what a failure needs to undo the call: the log length, loop runs
         ticks = e.ticks
         _begin(e)
         try:
             out = fn(self, *args, **kw)
         except Exception as exc:
-            raise _failed(self, e, n, ticks, exc, fn.__name__)  # noqa: B904 (it chains itself)
+            # (it chains itself)
+            raise _failed(self, e, n, ticks, exc, fn.__name__, rec)  # noqa: B904
         e.depth -= 1
         jr = e.journal
-        if len(jr) >= JOURNAL:
+        if len(jr) >= JOURNAL or rec is None:
             e.ckpt = None  # the next call checkpoints the state this one left
-        elif not kw and (not args or (len(args) == 1 and type(args[0]) in _PLAIN)):
-            jr.append((name, args, kw))  # the common case: nothing to copy
-        elif _replayable(args) and _replayable(tuple(kw.values())):
-            jr.append((name, tuple(_frozen(a) for a in args),
-                       {k: _frozen(v) for k, v in kw.items()}))
         else:
-            e.ckpt = None  # not replayable: checkpoint the state this call left
+            jr.append(rec)
+        if deferred is not None and rec is not None:
+            deferred.append(rec)
+            if live or len(deferred) >= DEFER_CALLS:
+                materialize(self)
         _done(e)
         return out
 
@@ -201,6 +166,14 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
             else:
                 fn(self, action)
             return
+        # an Action or its text: nothing to copy; anything else is refused by the call (after
+        # the log, if deferred, is rebuilt: no replay could make it)
+        rec: Call | None = (("apply", (action,), NO_KW) if plain or type(action) in PLAIN
+                            else None)
+        deferred = e.deferred
+        if rec is None and deferred is not None:
+            materialize(self)
+            deferred = None
         n = len(e.log)  # what a failure needs to undo the call: the log length, loop runs
         ticks = e.ticks
         _begin(e)
@@ -210,22 +183,24 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
             else:
                 fn(self, action)
         except Exception as exc:
-            raise _failed(self, e, n, ticks, exc, fn.__name__)  # noqa: B904 (it chains itself)
+            # (it chains itself)
+            raise _failed(self, e, n, ticks, exc, fn.__name__, rec)  # noqa: B904
         e.depth -= 1
         jr = e.journal
-        if len(jr) >= JOURNAL or not (plain or type(action) in _PLAIN):
+        if len(jr) >= JOURNAL or rec is None:
             e.ckpt = None  # the next call checkpoints the state this one left
         else:
-            jr.append(("apply", (action,), _NO_KW))  # an Action or its text: nothing to copy
+            jr.append(rec)
+        if deferred is not None and rec is not None:
+            deferred.append(rec)
+            if len(deferred) >= DEFER_CALLS:
+                materialize(self)
         # (``_done(e)``, called only when it has something to do: the log past its ring, a
         # watcher to tell, or a handler's failure to raise)
         if len(e.log) > e.log_cap or e.watchers or e.failure is not None:
             _done(e)
 
     return call
-
-
-_NO_KW: dict[str, Any] = {}  # the journal's keywords of a call that had none (never changed)
 
 
 def _begin(e: Engine) -> None:
@@ -237,9 +212,12 @@ def _begin(e: Engine) -> None:
     e.depth += 1
 
 
-def _failed(game: Any, e: Engine, n: int, ticks: int, exc: Exception, fname: str) -> Exception:
+def _failed(game: Any, e: Engine, n: int, ticks: int, exc: Exception, fname: str,
+            rec: Call | None) -> Exception:
     """A guarded call raised ``exc``: undo its wave if one ran (or broke), tell the watchers,
-    and return the exception for the caller (``exc`` itself if it is a ``GameError``)."""
+    and return the exception for the caller (``exc`` itself if it is a ``GameError``). A
+    deferred log keeps ``rec``, the call, when nothing was undone (what the call did before it
+    raised stays, so its replay does the same)."""
     e.depth -= 1
     if isinstance(exc, ArgumentError):
         return exc  # refused before it changed anything: nothing to undo
@@ -250,6 +228,8 @@ def _failed(game: Any, e: Engine, n: int, ticks: int, exc: Exception, fname: str
             _rewind(game, e, n)
         finally:
             e.depth -= 1
+    elif e.deferred is not None and rec is not None:
+        e.deferred.append(rec)
     e.failure = None
     _ended(e)
     if isinstance(exc, GameError):

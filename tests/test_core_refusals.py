@@ -19,6 +19,7 @@ from gcs import events as ev
 from gcs.errors import NotInBattleError, TargetError
 from gcs.flow import nodes as N
 from gcs.flow.exprs import CardFilter
+from gcs.lazylog import materialize
 
 PICK = card("pick", 0, on_play=N.Choice(gcs.flow.exprs.CardSel("hand"), "c"))
 SLOW = card("slow", 0, on_play=N.Wait(1.0))
@@ -105,6 +106,7 @@ def test_refusal_row_not_in_hand_and_left_the_battle() -> None:
 
 def test_refusal_row_energy_unplayable_and_hooks() -> None:
     g = game()
+    materialize(g)  # (the test sets the energy directly, which no replay repeats: log as it goes)
     two = g.add_card_to_hand("two")
     g._e.s.energy = 1
     refused(g, lambda: g.try_play_card(two), "not enough energy", (two, None))

@@ -28,6 +28,7 @@ from gcs.flow import nodes as N
 from gcs.flow import program as P
 from gcs.flow.exprs import CardSel, Compare, Var
 from gcs.game import Game
+from gcs.lazylog import materialize
 from gcs.rng import Rng
 from gcs.sim.runner import play_battle
 
@@ -295,6 +296,7 @@ def test_start_entry_inline_runs_like_an_entry_frame(caller_kind: int) -> None:
             for inline in (True, False):
                 g = Game(content, seed=k)
                 g.start_battle(sorted(content.encounters)[k % len(content.encounters)])
+                materialize(g)  # (frames are run below by hand, not by a call: log as it goes)
                 e = g._e
                 hand = e.s.hand
                 ctx = Ctx(0, hand[0] if hand else -1, 1, "", "on_play")

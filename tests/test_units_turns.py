@@ -26,6 +26,7 @@ from gcs.content.defs import AiDef, DeckEntry
 from gcs.enums import ArmorDecayRule
 from gcs.flow import nodes as N
 from gcs.flow.exprs import UnitSel, UnitStat
+from gcs.lazylog import materialize
 
 PLAYER = UnitSel("player")
 
@@ -175,6 +176,7 @@ def test_extra_turn_counts_for_card_hook_expiry_and_delayed_player_triggers() ->
                     card("later", 0, on_play=seq(N.WaitUntil("player_turn_start"), mark(1)))],
              deck=[DeckEntry("strike", count=10)])
     g = game(c, "dummy")
+    materialize(g)  # (the test sets a state field directly, which no replay repeats)
     g._e.s.extra_turns = 1
     assert g.try_play_card(g.add_card_to_hand("surge"))
     assert g.try_play_card(g.add_card_to_hand("later"))

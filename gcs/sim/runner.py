@@ -49,8 +49,8 @@ def play_battle(game: Game, encounter: str, policy: Policy, *, record: bool = Fa
     s = game._e.s  # the game's state, one object for its whole life: read its fields directly
     if s.pause == WAIT or s.pause == GATE:
         game.settle()  # (a no-op call otherwise)
-    start = game.player
-    hp_start = start.hp if start is not None else 0
+    units = s.units  # (``game.player``: read here, it would end a deferred log, gcs/lazylog.py)
+    hp_start = units[0].hp if units else 0
     actions: list[str] = []
     decisions = 0
     unfinished = False
@@ -70,7 +70,8 @@ def play_battle(game: Game, encounter: str, policy: Policy, *, record: bool = Fa
         decisions += 1
         if record:
             actions.append(str(a))
-    player = game.player
+    units = s.units
+    player = units[0] if units else None  # (``game.player``, read as above)
     stats = game.stats
     won = bool(game.last_result) and not unfinished
     return BattleResult(
