@@ -100,11 +100,16 @@ JOURNAL = 64  # calls replayed at most to restore a state (a new checkpoint afte
 
 def _rewind(game: Any, e: Engine, log_len: int) -> None:
     """Put the state back as it was before the failed call: replay the journal from the
-    checkpoint on a private copy (no subscribers, no log), then copy it into the live state."""
-    ck = e.ckpt
-    assert ck is not None  # (a guarded call checkpoints before it runs)
-    r = replica(game, ck, logging=False)
-    replay(r, e.journal)
+    checkpoint on a private copy (no subscribers, no log), then copy it into the live state.
+    While the log is deferred its calls are the journal, and its base the checkpoint."""
+    if e.deferred is not None:
+        r = replica(game, e.defer_base, logging=False)
+        replay(r, e.deferred)
+    else:
+        ck = e.ckpt
+        assert ck is not None  # (a guarded call checkpoints before it runs)
+        r = replica(game, ck, logging=False)
+        replay(r, e.journal)
     restore(e, r._e.s, log_len)
 
 
@@ -127,22 +132,19 @@ def guarded(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
             deferred = None
         n = len(e.log)  # what a failure needs to undo the call: the log length, loop runs
         ticks = e.ticks
-        _begin(e)
+        _begin(e, deferred)
         try:
             out = fn(self, *args, **kw)
         except Exception as exc:
             # (it chains itself)
             raise _failed(self, e, n, ticks, exc, fn.__name__, rec)  # noqa: B904
         e.depth -= 1
-        jr = e.journal
-        if len(jr) >= JOURNAL or rec is None:
-            e.ckpt = None  # the next call checkpoints the state this one left
-        else:
-            jr.append(rec)
         if deferred is not None and rec is not None:
-            deferred.append(rec)
+            deferred.append(rec)  # (the journal and the deferred log's calls, in one)
             if live or len(deferred) >= DEFER_CALLS:
                 materialize(self)
+        else:
+            _journal(e, rec)
         _done(e)
         return out
 
@@ -176,7 +178,7 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
             deferred = None
         n = len(e.log)  # what a failure needs to undo the call: the log length, loop runs
         ticks = e.ticks
-        _begin(e)
+        _begin(e, deferred)
         try:
             if plain:
                 _apply(self, action)
@@ -186,15 +188,16 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
             # (it chains itself)
             raise _failed(self, e, n, ticks, exc, fn.__name__, rec)  # noqa: B904
         e.depth -= 1
-        jr = e.journal
-        if len(jr) >= JOURNAL or rec is None:
-            e.ckpt = None  # the next call checkpoints the state this one left
-        else:
-            jr.append(rec)
         if deferred is not None and rec is not None:
-            deferred.append(rec)
+            deferred.append(rec)  # (the journal and the deferred log's calls, in one)
             if len(deferred) >= DEFER_CALLS:
                 materialize(self)
+        else:  # (``_journal(e, rec)``, inlined: the call of every decision)
+            jr = e.journal
+            if len(jr) >= JOURNAL or rec is None:
+                e.ckpt = None
+            else:
+                jr.append(rec)
         # (``_done(e)``, called only when it has something to do: the log past its ring, a
         # watcher to tell, or a handler's failure to raise)
         if len(e.log) > e.log_cap or e.watchers or e.failure is not None:
@@ -203,13 +206,24 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
     return call
 
 
-def _begin(e: Engine) -> None:
+def _begin(e: Engine, deferred: list[Call] | None) -> None:
     """Enter an outermost guarded call: checkpoint the state if there is none, count the call
-    in progress."""
-    if e.ckpt is None:
+    in progress. While the log is ``deferred`` that list and its base are the checkpoint and
+    the journal (a restore replays them), so no clone is taken."""
+    if e.ckpt is None and deferred is None:
         e.ckpt = e.s.clone()
         e.journal = []
     e.depth += 1
+
+
+def _journal(e: Engine, rec: Call | None) -> None:
+    """After a call that returned: journal it (``rec``), or, with the journal full or a call
+    no replay can make again, drop the checkpoint (the next call takes the state it left)."""
+    jr = e.journal
+    if len(jr) >= JOURNAL or rec is None:
+        e.ckpt = None
+    else:
+        jr.append(rec)
 
 
 def _failed(game: Any, e: Engine, n: int, ticks: int, exc: Exception, fname: str,

@@ -101,22 +101,18 @@ def replica(game: Any, state: State | None, *, logging: bool) -> Any:
 
 
 def replay(r: Any, calls: Iterable[Call], *, trim: bool = False) -> None:
-    """Run ``calls`` on the replica ``r``, in order. With ``trim`` the log's ring is cut after
-    each as the guard cuts it after an outermost call, and a call that raises a ``GameError``
-    (one that failed in the original too, and changed what it changed before raising) is
-    passed over as the guard passed it to the caller."""
+    """Run ``calls`` on the replica ``r``, in order. A call that raises a ``GameError`` (one
+    that failed in the original too, the guard undoing nothing: a deferred log keeps those) is
+    passed over, as the guard passed it to the caller. With ``trim`` the log's ring is cut
+    after each call that returned, as the guard cuts it after an outermost call."""
     from .errors import GameError
 
     re: Engine = r._e
     for name, args, kw in calls:
         s = re.s
-        fn = RAW[name]
-        if not trim:
-            fn(r, *_mapped(args, s), **{k: _mapped(v, s) for k, v in kw.items()})
-            continue
         try:
-            fn(r, *_mapped(args, s), **{k: _mapped(v, s) for k, v in kw.items()})
+            RAW[name](r, *_mapped(args, s), **{k: _mapped(v, s) for k, v in kw.items()})
         except GameError:
             continue  # (the guard cuts no ring after a call that raised)
-        if len(re.log) > re.log_cap:
+        if trim and len(re.log) > re.log_cap:
             re.trim_log()

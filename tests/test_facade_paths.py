@@ -20,6 +20,7 @@ from gcs.agent import END_ACTION, Action
 from gcs.battle.state import CardInstance, Ctx, Delayed, Frame, State, Unit, state_size
 from gcs.events import Event
 from gcs.guard import fields
+from gcs.lazylog import materialize
 from gcs.rng import Rng
 from gcs.rules import BattleRules
 from gcs.sim.policies import GreedyPolicy, RandomPolicy
@@ -102,15 +103,26 @@ def test_card_and_unit_copies_have_every_field_and_own_containers() -> None:
     assert "x" not in s.units[0].statuses and "m" not in s.units[0].rolled
 
 
-def test_guard_journal_keeps_one_plain_argument_as_given_and_copies_lists() -> None:
+def journal(g: Game) -> list[Any]:
+    """The calls a restore replays: the deferred log's while it is deferred (gcs/lazylog.py),
+    else the guard's journal since its checkpoint."""
+    e = g._e
+    return e.journal if e.deferred is None else e.deferred
+
+
+@pytest.mark.parametrize("deferred", [True, False])
+def test_guard_journal_keeps_one_plain_argument_as_given_and_copies_lists(deferred: bool) -> None:
     g = Game(gcs.builtin_content(), seed=2)
+    if not deferred:
+        materialize(g)
     g.start_battle("jaw_worm")
     a = g.legal_actions()[0]
     g.apply(a)
     deck = ["strike", "defend"]
     g.set_master_deck(deck)
     g.add_card_to_master_deck("strike", True)
-    jr = g._e.journal
+    jr = journal(g)
+    assert (g._e.deferred is not None) == deferred and (g._e.ckpt is None) == deferred
     assert jr[-3] == ("apply", (a,), {}) and jr[-3][1][0] is a  # the fast path: as given
     name, args, kw = jr[-2]
     assert name == "set_master_deck" and args == (deck,) and args[0] is not deck and not kw
@@ -148,7 +160,7 @@ def test_the_apply_guard_restores_and_chains_as_every_guarded_call(monkeypatch: 
     g.start_battle("jaw_worm")
     g.apply(action=g.legal_actions()[0])
     g.apply("end")
-    assert g._e.journal[-1] == ("apply", ("end",), {})
+    assert journal(g)[-1] == ("apply", ("end",), {})
     before, log = g.to_json(), g.event_log
 
     step = HANDLERS[K.TURN_END]
