@@ -162,6 +162,28 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
     def call(self: Any, action: Any) -> None:
         e: Engine | None = self.__dict__.get("_e")
         plain = type(action) is Action
+        if plain and e is not None:
+            deferred = e.deferred
+            if deferred is not None and not e.busy and not e.depth:
+                # the usual decision of an agent loop: an Action, the log deferred (so empty,
+                # and no subscriber: no handler can fail), an outermost call. The general path
+                # below, with what it finds known: no checkpoint to take (the deferred calls
+                # are the journal), nothing logged for a failure to drop, no ring to cut
+                made: Call = ("apply", (action,), NO_KW)
+                ticks = e.ticks
+                e.depth = 1
+                try:
+                    _apply(self, action)
+                except Exception as exc:
+                    # (it chains itself)
+                    raise _failed(self, e, 0, ticks, exc, "apply", made)  # noqa: B904
+                e.depth = 0
+                deferred.append(made)
+                if len(deferred) >= DEFER_CALLS:
+                    materialize(self)
+                if e.watchers:
+                    _ended(e)
+                return
         if e is None or e.busy or e.depth:
             if plain:
                 _apply(self, action)

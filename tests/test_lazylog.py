@@ -289,3 +289,16 @@ def test_a_state_changed_by_hand_while_deferred_is_named_when_the_log_is_read() 
     assert g.event_log == [] and g._e.hot  # (consistent: it logs as it goes from now on)
     g.apply(END_ACTION)
     assert any(isinstance(x, ev.TurnEnded) for x in g.event_log)
+
+
+def test_a_watcher_is_told_of_each_call_while_the_log_stays_deferred() -> None:
+    from gcs.guard import watch_calls
+
+    lazy, ref = twins(BUILTIN, 15)
+    told: list[int] = []
+    stop = watch_calls(lazy, lambda: told.append(lazy._e.s.steps))
+    rng = random.Random(15)
+    play(lazy, ref, rng, 30)
+    stop()
+    assert len(told) == 30 and lazy._e.deferred is not None
+    assert lazy.event_log == ref.event_log
