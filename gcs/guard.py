@@ -162,39 +162,36 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
     def call(self: Any, action: Any) -> None:
         e: Engine | None = self.__dict__.get("_e")
         plain = type(action) is Action
-        if plain and e is not None:
-            deferred = e.deferred
-            if deferred is not None and not e.busy and not e.depth:
-                # the usual decision of an agent loop: an Action, the log deferred (so empty,
-                # and no subscriber: no handler can fail), an outermost call. The general path
-                # below, with what it finds known: no checkpoint to take (the deferred calls
-                # are the journal), nothing logged for a failure to drop, no ring to cut
-                made: Call = ("apply", (action,), NO_KW)
-                ticks = e.ticks
-                e.depth = 1
-                try:
-                    _apply(self, action)
-                except Exception as exc:
-                    # (it chains itself)
-                    raise _failed(self, e, 0, ticks, exc, "apply", made)  # noqa: B904
-                e.depth = 0
-                deferred.append(made)
-                if len(deferred) >= DEFER_CALLS:
-                    materialize(self)
-                if e.watchers:
-                    _ended(e)
-                return
         if e is None or e.busy or e.depth:
             if plain:
                 _apply(self, action)
             else:
                 fn(self, action)
             return
+        deferred = e.deferred
+        if plain and deferred is not None:
+            # the usual decision of an agent loop: an Action, the log deferred (so empty, and
+            # no subscriber: no handler can fail). The general path below, with what it finds
+            # known: no checkpoint to take (the deferred calls are the journal), nothing
+            # logged for a failure to drop, no ring to cut
+            made: Call = ("apply", (action,), NO_KW)
+            ticks = e.ticks
+            e.depth = 1
+            try:
+                _apply(self, action)
+            except Exception as exc:
+                raise _failed(self, e, 0, ticks, exc, "apply", made)  # noqa: B904 (it chains itself)
+            e.depth = 0
+            deferred.append(made)
+            if len(deferred) >= DEFER_CALLS:
+                materialize(self)
+            if e.watchers:
+                _ended(e)
+            return
         # an Action or its text: nothing to copy; anything else is refused by the call (after
         # the log, if deferred, is rebuilt: no replay could make it)
         rec: Call | None = (("apply", (action,), NO_KW) if plain or type(action) in PLAIN
                             else None)
-        deferred = e.deferred
         if rec is None and deferred is not None:
             materialize(self)
             deferred = None
