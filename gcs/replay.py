@@ -82,16 +82,15 @@ def replica(game: Any, state: State | None, *, logging: bool) -> Any:
 
     e: Engine = game._e
     cls: Any = type(game)
+    # (the rules and content the engine plays by: ``game.rules`` is only what it was made with)
     if state is None:
         ch = game._char
-        r = cls(game.content, seed=game.seed, rules=game.rules,
-                character=None if ch is None else ch.id, log_events=False,
-                presenter=e.presenter)
+        r = cls(e.c, seed=game.seed, rules=e.rules, character=None if ch is None else ch.id,
+                log_events=False, presenter=e.presenter)
     else:
         r = cls.__new__(cls)
-        r.seed, r.content, r.rules, r._char = game.seed, game.content, game.rules, game._char
-        r._e = Engine(game.content, state.clone(), game.rules, logging=False,
-                      presenter=e.presenter)
+        r.seed, r.content, r.rules, r._char = game.seed, e.c, e.rules, game._char
+        r._e = Engine(e.c, state.clone(), e.rules, logging=False, presenter=e.presenter)
     re: Engine = r._e
     re.depth = 1  # every call of the replay runs unguarded
     if logging:
