@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 import pytest
+from fuzz_support import garbage
 from test_flow_saves import PACK
 
 import gcs
@@ -21,7 +22,7 @@ from gcs.content.db import Content
 from gcs.enums import PileScope
 from gcs.errors import GameError
 from gcs.game import Game
-from gcs.lazylog import DEFER_CALLS, materialize
+from gcs.lazylog import DEFER_CALLS, defer, materialize
 
 BUILTIN = gcs.builtin_content()
 Call = tuple[str, tuple[Any, ...]]
@@ -302,3 +303,47 @@ def test_a_watcher_is_told_of_each_call_while_the_log_stays_deferred() -> None:
     stop()
     assert len(told) == 30 and lazy._e.deferred is not None
     assert lazy.event_log == ref.event_log
+
+
+def _garbage_call(ref: Game, rng: random.Random) -> Call:
+    """A call with random arguments of random types (no live object), or a legal action to keep
+    the battle going: what a careless caller makes, for both games."""
+    def a() -> Any:
+        return garbage(rng)
+
+    r = rng.random()
+    if r < 0.45:
+        return pick(ref, rng)
+    calls: list[Call] = [
+        ("start_battle", (rng.choice([a(), "jaw_worm", "cultist"]),)),
+        ("draw_cards", (a(),)),
+        ("apply", (a(),)),
+        ("apply", (rng.choice(["end", "play 99", "choose 1,1", "play 0 @e9", "skip"]),)),
+        ("choose", (rng.choice([a(), [a()], [0], [0, 1]]),)),
+        ("advance_time", (a(),)),
+        ("complete_animation", (rng.choice([None, a()]),)),
+        ("apply_reward", (a(),)),
+        ("set_master_deck", (rng.choice([[a(), a()], ["strike", ("defend", True)], a()]),)),
+        ("add_card_to_master_deck", (rng.choice(["strike", a()]), rng.choice([False, a()]))),
+        ("remove_card_from_master_deck", (rng.choice(["strike", a()]), rng.choice([True, a()]))),
+        ("upgrade_card_in_master_deck", (rng.choice(["bash", a()]),)),
+        ("shuffle_draw_pile", ()), ("settle", ()), ("skip_reward", ()),
+    ]
+    return rng.choice(calls)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_garbage_calls_leave_the_deferred_log_equal_to_the_live_one(seed: int) -> None:
+    """Refused calls (every kind of bad argument), text actions and unreplayable arguments on a
+    deferred game and its twin: the same outcome call by call, and the same log after."""
+    lazy, ref = twins(BUILTIN, 20 + seed)
+    rng = random.Random(20 + seed)
+    for _ in range(250):
+        call = _garbage_call(ref, rng)
+        assert do(lazy, call) == do(ref, call), call
+        if lazy._e.deferred is None:  # (an unreplayable argument ended it: defer anew)
+            assert lazy.event_log == ref.event_log
+            lazy.clear_event_log()
+            ref.clear_event_log()
+            defer(lazy._e, lazy._e.s.clone())
+    assert lazy.event_log == ref.event_log and dump(lazy) == dump(ref)
