@@ -29,7 +29,7 @@ class Engine:
 
     __slots__ = ("s", "c", "rules", "step_limit", "subs", "log", "_logging", "hot", "record",
                  "presenter", "busy", "ticks", "legal", "legal_key", "failure", "depth", "log_cap",
-                 "log_shared", "ckpt", "journal", "watchers", "deferred", "defer_base")
+                 "log_shared", "ckpt", "journal", "watchers", "deferred", "deferred_n", "defer_base")
 
     def __init__(self, content: Content, state: State, rules: BattleRules, *,
                  logging: bool = True, presenter: bool = True) -> None:
@@ -57,11 +57,13 @@ class Engine:
         self.watchers: list[Callable[[], None]] = []
         self.log_cap = LOG_CAP
         self.log_shared = False  # ``log`` is shared with a clone: copy it before changing it
-        # the deferred log (gcs/lazylog.py): while ``deferred`` is a list, nothing is recorded
-        # and the log stays empty; the list holds the outermost changing calls made since
-        # ``defer_base`` (the state they ran from; None: the game as constructed), whose replay
+        # the deferred log (gcs/lazylog.py): while ``deferred`` is not None, nothing is recorded
+        # and the log stays empty; it holds the ``deferred_n`` outermost changing calls made
+        # since ``defer_base`` (the state they ran from; None: the game as constructed) as a
+        # chain, ``(earlier chain, call)`` or ``()``, which a clone shares, and whose replay
         # rebuilds the log when someone first reads it
-        self.deferred: list[tuple[str, tuple[Any, ...], dict[str, Any]]] | None = None
+        self.deferred: tuple[Any, ...] | None = None
+        self.deferred_n = 0
         self.defer_base: State | None = None
         # ``record(rec)`` publishes the event ``rec[0](*rec[1:])`` (``rec`` is ``(class, *fields)``),
         # built only if someone reads it. What it is follows the listeners (``refresh_hot``):
@@ -199,7 +201,8 @@ class Engine:
         if log:
             deferred = self.deferred
             if deferred is not None:  # (the copy's replay is the calls so far, then its own)
-                n.deferred = deferred.copy()
+                n.deferred = deferred  # (shared: a chain is never changed, only extended)
+                n.deferred_n = self.deferred_n
                 n.defer_base = self.defer_base  # (never changed: a replay runs on a clone of it)
             else:
                 n.log = self.log

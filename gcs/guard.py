@@ -23,7 +23,7 @@ from .agent import Action
 from .agent import apply as _apply
 from .battle.state import CardInstance, State, Unit
 from .errors import ArgumentError, FlowError, GameError, HandlerError, StepLimitError
-from .lazylog import DEFER_CALLS, materialize
+from .lazylog import DEFER_CALLS, calls, keep, materialize
 from .replay import NO_KW, PLAIN, RAW, Call, entry, replay, replica
 
 if TYPE_CHECKING:
@@ -104,7 +104,7 @@ def _rewind(game: Any, e: Engine, log_len: int) -> None:
     While the log is deferred its calls are the journal, and its base the checkpoint."""
     if e.deferred is not None:
         r = replica(game, e.defer_base, logging=False)
-        replay(r, e.deferred)
+        replay(r, calls(e))
     else:
         ck = e.ckpt
         assert ck is not None  # (a guarded call checkpoints before it runs)
@@ -139,9 +139,9 @@ def guarded(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
             # (it chains itself)
             raise _failed(self, e, n, ticks, exc, fn.__name__, rec)  # noqa: B904
         e.depth -= 1
-        if deferred is not None and rec is not None:
-            deferred.append(rec)  # (the journal and the deferred log's calls, in one)
-            if live or len(deferred) >= DEFER_CALLS:
+        if e.deferred is not None and rec is not None:
+            # (the journal and the deferred log's calls, in one)
+            if keep(e, rec) or live:
                 materialize(self)
         else:
             _journal(e, rec)
@@ -182,9 +182,14 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
             except Exception as exc:
                 raise _failed(self, e, 0, ticks, exc, "apply", made)  # noqa: B904 (it chains itself)
             e.depth = 0
-            deferred.append(made)
-            if len(deferred) >= DEFER_CALLS:
-                materialize(self)
+            # (``keep(e, made)``, inlined; the chain read again: nothing in a call ends the
+            # deferral, and if something did the call would not be kept)
+            deferred = e.deferred
+            if deferred is not None:
+                e.deferred = (deferred, made)
+                e.deferred_n = n = e.deferred_n + 1
+                if n >= DEFER_CALLS:
+                    materialize(self)
             if e.watchers:
                 _ended(e)
             return
@@ -207,9 +212,9 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
             # (it chains itself)
             raise _failed(self, e, n, ticks, exc, fn.__name__, rec)  # noqa: B904
         e.depth -= 1
-        if deferred is not None and rec is not None:
-            deferred.append(rec)  # (the journal and the deferred log's calls, in one)
-            if len(deferred) >= DEFER_CALLS:
+        if e.deferred is not None and rec is not None:
+            # (the journal and the deferred log's calls, in one)
+            if keep(e, rec):
                 materialize(self)
         else:  # (``_journal(e, rec)``, inlined: the call of every decision)
             jr = e.journal
@@ -225,10 +230,10 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
     return call
 
 
-def _begin(e: Engine, deferred: list[Call] | None) -> None:
+def _begin(e: Engine, deferred: tuple[Any, ...] | None) -> None:
     """Enter an outermost guarded call: checkpoint the state if there is none, count the call
-    in progress. While the log is ``deferred`` that list and its base are the checkpoint and
-    the journal (a restore replays them), so no clone is taken."""
+    in progress. While the log is ``deferred`` its calls and base are the journal and the
+    checkpoint (a restore replays them), so no clone is taken."""
     if e.ckpt is None and deferred is None:
         e.ckpt = e.s.clone()
         e.journal = []
@@ -262,7 +267,7 @@ def _failed(game: Any, e: Engine, n: int, ticks: int, exc: Exception, fname: str
         finally:
             e.depth -= 1
     elif e.deferred is not None and rec is not None:
-        e.deferred.append(rec)
+        keep(e, rec)  # (past the bound, the next call that returns rebuilds the log)
     e.failure = None
     _ended(e)
     if isinstance(exc, GameError):
