@@ -23,10 +23,11 @@ def labels(lines: list[str]) -> list[str]:
 def test_bench_battle_prints_its_lines_in_order_with_the_state_size() -> None:
     lines = run("bench_battle.py", "--battles", "4", "--repeat", "2")
     assert labels(lines) == ["workload", "engine", "battles", "battles/s", "decisions/s",
-                             "battles/s", "apply/s", "clone", "state size", "rounds"]
+                             "battles/s", "apply/s", "clone", "state size", "rounds", "clone"]
     size = next(line for line in lines if line.startswith("state size"))
     assert int(size.split()[2].replace(",", "")) > 1000
-    assert lines[-1].startswith("rounds        2: ")
+    assert lines[-2].startswith("rounds        2: ")
+    assert lines[-1].endswith("us (default Game after 1,000 calls: its deferred calls are shared)")
 
 
 def test_profile_battle_splits_the_time_into_phases_modules_and_functions() -> None:
