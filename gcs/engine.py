@@ -221,7 +221,7 @@ class Engine:
 
 
 def _register() -> None:
-    from .battle import cards, phases, play
+    from .battle import cards, cycle, phases, play
     from .battle import frames as K
     from .flow import actions, interp
 
@@ -235,7 +235,7 @@ def _register() -> None:
         K.PLAY: play.step_play,
         K.START: phases.step_start,
         K.TURN_START: phases.step_turn_start,
-        K.TURN_END: phases.step_turn_end,
+        K.TURN_END: cycle.step_turn_end,
         K.ENEMY_PHASE: phases.step_enemy_phase,
         K.ENEMY_TURN: phases.step_enemy_turn,
         K.WON: phases.step_won,

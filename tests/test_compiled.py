@@ -59,6 +59,17 @@ def test_the_compiled_modules_are_those_pyproject_lists() -> None:
         assert mod.__file__.endswith(".py") == (ENGINE == "pure"), mod.__file__
 
 
+def test_every_frame_handler_is_compiled_on_the_compiled_engine() -> None:
+    """The loop hands every frame to its handler: on the compiled engine each one is compiled
+    code (a handler's module missing from ``[tool.gcs.compiled]`` would run interpreted, and
+    every turn with it)."""
+    from gcs import engine
+
+    assert engine.HANDLERS
+    for kind, handler in engine.HANDLERS.items():
+        assert hasattr(handler, "__code__") == (ENGINE == "pure"), (kind, handler)
+
+
 def test_this_engine_plays_exactly_like_the_pure_source_tree() -> None:
     here = fingerprint()
     pure = pure_fingerprint_in_another_process()

@@ -87,7 +87,7 @@ def _twins(content: Content, deck: list[str], seed: int,
 
 
 # the pure engine: a compiled module calls its functions directly, past any patch
-PURE = hasattr(phases._enemy_turn, "__code__")
+PURE = hasattr(phases.enemy_turn, "__code__")
 
 
 def _count_plain(monkeypatch: pytest.MonkeyPatch) -> list[bool]:

@@ -281,7 +281,7 @@ def run_plain_intent(e: Engine, u: Unit, m: MoveDef, plan: PlainIntent) -> bool:
     steps = plan.steps
     if s.steps + steps > e.step_limit:
         return False  # the guard stops it part-way: the interpreter raises where it does
-    # the scope's value slots the actions read (see ``_enemy_turn``): ``move_damage``, the
+    # the scope's value slots the actions read (see ``enemy_turn``): ``move_damage``, the
     # hits, the block; reading a slot that is not set raises in the interpreter
     dmg = m.damage if m.damage_max is None else u.rolled.get(m.id, m.damage)
     block = m.block

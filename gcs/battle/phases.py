@@ -9,8 +9,12 @@ and PlayerTurnStart step 7 the turn's draw inside their own step, counting the e
 the frames they would have queued; a lifecycle branch queued on the way gets that frame put
 under it, where the loop would have it. In the same way, with no subscriber, each enemy's
 turn (EnemyPhase steps 1-4) runs inside the EnemyPhase frame's call and gets an ENEMY_TURN
-frame only when one of its steps queues work (``_enemy_turn``). tests/test_speed_turns.py
+frame only when one of its steps queues work (``enemy_turn``). tests/test_speed_turns.py
 plays both ways and compares the states, the step counts included, after every decision.
+
+The TURN_END frame's handler is ``cycle.step_turn_end``: when its checks allow, it runs the
+whole cycle (EndPlayerTurn, EnemyPhase, PlayerTurnStart, the draw) straight through, and it
+hands a phase to the step table here otherwise.
 """
 
 from __future__ import annotations
@@ -63,7 +67,9 @@ from .rewards import offer_rewards
 from .state import ActiveHook, Ctx, Frame, Unit
 
 if TYPE_CHECKING:
+    from ..content.defs import MoveDef
     from ..engine import Engine
+    from ..flow.nodes import Node
 
 
 def enter(e: Engine, phase: BattlePhase) -> None:
@@ -95,7 +101,7 @@ def check_end(e: Engine) -> bool:
     return True
 
 
-def _armor(e: Engine, u: Unit) -> None:
+def armor(e: Engine, u: Unit) -> None:
     """The unit's block by ``BattleRules.armor_decay``, unless a status keeps it."""
     if not u.block:
         return  # no block: every rule leaves it at 0 (and publishes nothing)
@@ -116,7 +122,7 @@ def inline_ok(e: Engine, steps: int) -> bool:
     return not e.subs and e.s.steps + steps < e.step_limit
 
 
-def _next_phase(e: Engine, f: Frame, kind: int) -> None:
+def next_phase(e: Engine, f: Frame, kind: int) -> None:
     """Queue the next phase (``kind``: TURN_START or ENEMY_PHASE) after the phase frame ``f``,
     just popped, and run its first step now when nobody can tell.
 
@@ -196,7 +202,7 @@ def step_start(e: Engine, f: Frame) -> None:
     # 7. PlayerTurnStart, then the first PlayerPhase
     stack.pop()
     if not check_end(e):
-        _next_phase(e, f, K.TURN_START)
+        next_phase(e, f, K.TURN_START)
 
 
 # ---------------------------------------------------------------- PlayerTurnStart
@@ -223,8 +229,8 @@ def step_turn_start(e: Engine, f: Frame) -> None:
                 s.hooks = kept
                 resolve_intents(e)
         # 2. the player's armor by BattleRules.armor_decay
-        if player.block:  # (no block: ``_armor`` leaves it at 0)
-            _armor(e, player)
+        if player.block:  # (no block: ``armor`` leaves it at 0)
+            armor(e, player)
         # 3. this turn's energy (refilled, not added); with no hook possible (the first test of
         #    ``energy_per_turn``) it is EnergyPerTurn
         hooks = hooks_possible(e)
@@ -284,6 +290,13 @@ def step_turn_start(e: Engine, f: Frame) -> None:
                     return
     # 8. TurnStarted, then PlayerPhase
     stack.pop()
+    turn_started(e)
+
+
+def turn_started(e: Engine) -> None:
+    """PlayerTurnStart step 8, its frame popped: TurnStarted, then PlayerPhase, and the turn end
+    a behaviour asked for during the turn start."""
+    s = e.s
     if e.hot:
         e.record((TurnStarted, s.turn))
     enter(e, PHASE_PLAYER_PHASE)
@@ -334,7 +347,7 @@ def step_turn_end(e: Engine, f: Frame) -> None:
             if node is not None:
                 entries.append((node, Ctx(0, uid, -1, "", "on_turn_end")))
             elif plain and (card.on_discard is not None
-                            or not _ETHEREAL_RETAIN.isdisjoint(card.keywords)):
+                            or not ETHEREAL_RETAIN.isdisjoint(card.keywords)):
                 plain = False  # (the test of ``hand_end``, read in this same pass)
         if entries:
             push_entries(e, entries)
@@ -352,7 +365,7 @@ def step_turn_end(e: Engine, f: Frame) -> None:
                 # ``hand_end``'s first case, with what it tests known here (2a found the hand
                 # plain, the player has no status reacting to a discard, no subscriber): the
                 # whole hand to Discard at once, no branch queued
-                _discard_plain(e, s.hand)
+                discard_plain(e, s.hand)
                 s.steps += 1
             else:
                 ids = s.hand.copy()
@@ -377,14 +390,7 @@ def step_turn_end(e: Engine, f: Frame) -> None:
         # 4. status decay, temporary cost rules, delayed triggers for PlayerTurnEnd
         if not quiet and not c.turn_end_decaying.isdisjoint(statuses):
             decay_statuses(e, player)  # (tested here: it decays nothing without such a status)
-        # (uid order: instances are created in that order; a plain loop, no copy of the
-        # instances: nothing adds one during it, a listener's changing calls raise BusyError)
-        for inst in s.cards.values():
-            if inst.turn_delta or inst.turn_set is not None:  # (one test per card: most have none)
-                inst.turn_delta = 0
-                inst.turn_set = None
-                if e.hot:
-                    e.record((CardModified, inst.uid, inst.card_id, "cost", inst.upgraded))
+        end_turn_costs(e)
         if s.delayed:
             fire_delayed(e, "player_turn_end", s.player_turns)
         if stack[-1] is not f or s.pause:
@@ -395,9 +401,22 @@ def step_turn_end(e: Engine, f: Frame) -> None:
         e.record((TurnEnded, s.turn))
     if s.extra_turns > 0:
         s.extra_turns -= 1
-        _next_phase(e, f, K.TURN_START)
+        next_phase(e, f, K.TURN_START)
     else:
-        _next_phase(e, f, K.ENEMY_PHASE)
+        next_phase(e, f, K.ENEMY_PHASE)
+
+
+def end_turn_costs(e: Engine) -> None:
+    """EndPlayerTurn step 4's temporary cost rules: every ``duration: turn`` cost modifier ends
+    (in uid order: instances are created in that order; a plain loop, no copy of the
+    instances: nothing adds one during it, a listener's changing calls raise BusyError)."""
+    hot = e.hot
+    for inst in e.s.cards.values():
+        if inst.turn_delta or inst.turn_set is not None:  # (one test per card: most have none)
+            inst.turn_delta = 0
+            inst.turn_set = None
+            if hot:
+                e.record((CardModified, inst.uid, inst.card_id, "cost", inst.upgraded))
 
 
 def step_hand_end(e: Engine, f: Frame) -> None:
@@ -433,11 +452,11 @@ def hand_end(e: Engine, ids: list[int], i: int, calm: bool = False, plain: bool 
                 # (``_plain``, inlined: the hand is plain unless a card is Ethereal or Retain
                 # or has its own On Discard)
                 card = cards[uid].active
-                if card.on_discard is not None or not _ETHEREAL_RETAIN.isdisjoint(card.keywords):
+                if card.on_discard is not None or not ETHEREAL_RETAIN.isdisjoint(card.keywords):
                     plain = False
                     break
         if plain:
-            _discard_plain(e, ids)
+            discard_plain(e, ids)
             return n
     for j in range(i, n):
         uid = ids[j]
@@ -466,10 +485,10 @@ def hand_end(e: Engine, ids: list[int], i: int, calm: bool = False, plain: bool 
     return n
 
 
-_ETHEREAL_RETAIN: Final = frozenset((KW_ETHEREAL, KW_RETAIN))  # (read by ``hand_end``)
+ETHEREAL_RETAIN: Final = frozenset((KW_ETHEREAL, KW_RETAIN))  # (read by ``hand_end``)
 
 
-def _discard_plain(e: Engine, ids: list[int]) -> None:
+def discard_plain(e: Engine, ids: list[int]) -> None:
     """The usual turn-end hand (``ids``, the hand itself or a copy equal to it): every card
     goes to Discard with no branch to run (``hand_end``'s inline discard, for all of them at
     once, in hand order; no subscriber looks in between, so the log alone sees the events,
@@ -488,7 +507,7 @@ def _discard_plain(e: Engine, ids: list[int]) -> None:
 
 
 # ---------------------------------------------------------------- EnemyPhase
-def _keep_intent(f: Frame, uid: int) -> None:
+def keep_intent(f: Frame, uid: int) -> None:
     """Mark ``uid`` in the EnemyPhase frame as keeping its intent (not re-planned at step 6)."""
     assert f.kind == K.ENEMY_PHASE
     ids = f.data[0]
@@ -503,7 +522,7 @@ def keep_replanned_intent(e: Engine, uid: int) -> bool:
         if f.kind == K.ENEMY_PHASE:
             ids = None if f.data is None else f.data[0]
             if ids is not None and uid in ids and ids.index(uid) < f.pc:
-                _keep_intent(f, uid)
+                keep_intent(f, uid)
                 return True
             return False
     return False
@@ -519,7 +538,7 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
     ``[unit, status]`` round-end statuses an enemy applied in this phase ("just applied").
 
     With no subscriber (nobody looks at the battle in between) an enemy's turn runs inside
-    this frame's call (see ``_enemy_turn``), each of its engine steps counted as the loop
+    this frame's call (see ``enemy_turn``), each of its engine steps counted as the loop
     counts them; it gets an ENEMY_TURN frame of its own only when a step queues work.
     """
     s = e.s
@@ -544,7 +563,7 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
             s.steps += 1
             if s.steps > limit:
                 count_steps(e, 0)  # the loop's stop, with its message
-            if not _enemy_turn(e, None, uid, f):
+            if not enemy_turn(e, None, uid, f):
                 return  # its frame is under the work it queued (or the battle is decided)
             # ... the turn's last step, then this frame's resume, which re-reads the end
             s.steps += 1
@@ -577,20 +596,20 @@ def step_enemy_phase(e: Engine, f: Frame) -> None:
         if uid >= 0:
             plan_intent(e, units[uid])
     s.turn += 1
-    _next_phase(e, f, K.TURN_START)
+    next_phase(e, f, K.TURN_START)
 
 
 def step_enemy_turn(e: Engine, f: Frame) -> None:
-    """One enemy's turn as a frame, EnemyPhase steps 1-4 (see ``_enemy_turn``); the battle
+    """One enemy's turn as a frame, EnemyPhase steps 1-4 (see ``enemy_turn``); the battle
     end is re-read after queued work."""
     if f.pc and check_end(e):
         return
     stack = e.s.stack
-    if _enemy_turn(e, f, f.data, stack[-2]):
+    if enemy_turn(e, f, f.data, stack[-2]):
         stack.pop()
 
 
-def _enemy_turn(e: Engine, f: Frame | None, uid: int, phase: Frame) -> bool:
+def enemy_turn(e: Engine, f: Frame | None, uid: int, phase: Frame) -> bool:
     """EnemyPhase steps 1-4 for the enemy ``uid``, from step ``f.pc`` on (0 inline): True when
     its turn is over, False when a step queued work (or paused, or the battle was decided).
     ``phase`` is the EnemyPhase frame.
@@ -608,7 +627,7 @@ def _enemy_turn(e: Engine, f: Frame | None, uid: int, phase: Frame) -> bool:
     u = s.units[uid]
     if not u.alive:
         # died during its own turn: a revive later in this phase gives the intent it keeps
-        _keep_intent(phase, uid)
+        keep_intent(phase, uid)
         return True
     inline = f is None
     pc = 0 if f is None else f.pc  # the next step (the frame's ``pc``, kept here until left)
@@ -618,19 +637,19 @@ def _enemy_turn(e: Engine, f: Frame | None, uid: int, phase: Frame) -> bool:
     if pc == 0:
         pc = 1
         # 1. the enemy's armor and its turn-start statuses
-        if u.block:  # (no block: ``_armor`` leaves it at 0)
-            _armor(e, u)
+        if u.block:  # (no block: ``armor`` leaves it at 0)
+            armor(e, u)
         statuses = u.statuses
         if statuses and not c.turn_start_statuses.isdisjoint(statuses):
             run_status_entries(e, u, "on_turn_start")
             if len(stack) != depth or s.pause:
-                return _suspend(e, f, uid, pc, depth)
+                return suspend_turn(e, f, uid, pc, depth)
     if pc == 1:
         pc = 2
         # 2. control statuses: a skipped turn keeps the planned intent for the next round
         statuses = u.statuses
         if statuses and not c.skip_statuses.isdisjoint(statuses):  # (``skips_turn``, inlined)
-            _keep_intent(phase, uid)
+            keep_intent(phase, uid)
         else:
             # 3. the planned Intent Behavior
             m = c.moves[u.def_id, u.move] if u.move else None
@@ -640,38 +659,40 @@ def _enemy_turn(e: Engine, f: Frame | None, uid: int, phase: Frame) -> bool:
                 # and steps, none of which queues work), else as the interpreter's entry
                 plan = c.plain_intents.get(id(node)) if inline else None
                 if plan is None or not run_plain_intent(e, u, m, plan):
-                    ctx = Ctx(u.uid, -1, 0, "", "intent")
-                    # (``move_damage``, inlined: every intent with a behaviour reads it)
-                    dmg = m.damage if m.damage_max is None else u.rolled.get(m.id, m.damage)
-                    if dmg is not None:
-                        ctx.vals["damage"] = dmg
-                    ctx.vals["hits"] = m.hits
-                    if m.block is not None:
-                        ctx.vals["block"] = m.block
-                    start_entry(e, node, ctx, inline)
+                    start_intent(e, u, m, node, inline)
                     if len(stack) != depth or s.pause:
-                        return _suspend(e, f, uid, pc, depth)
+                        return suspend_turn(e, f, uid, pc, depth)
                 if inline and isinstance(node, NEEDS_ENTRY):
                     # the program ran here, its steps and its ENTRY frame's counted (see
                     # ``start_entry``): this is the frame's resume, which re-reads the end
                     if check_end(e):
                         return False
                     if not u.alive:
-                        _keep_intent(phase, uid)
+                        keep_intent(phase, uid)
                         return True
+    return enemy_turn_end(e, f, u, phase, pc, depth)
+
+
+def enemy_turn_end(e: Engine, f: Frame | None, u: Unit, phase: Frame, pc: int,
+                   depth: int) -> bool:
+    """EnemyPhase step 4 for the enemy ``u``, the end of ``enemy_turn`` (``pc`` 2: from the
+    turn-end statuses, 3: after their queued work); ``depth`` is the stack's height when the
+    turn's work began. True when the turn is over, False when a step queued work."""
+    s = e.s
+    uid = u.uid
     if pc == 2:
         pc = 3
         # 4. turn-end statuses, then decay
         statuses = u.statuses
-        if statuses and not c.turn_end_statuses.isdisjoint(statuses):
+        if statuses and not e.c.turn_end_statuses.isdisjoint(statuses):
             run_status_entries(e, u, "on_turn_end")
-            if len(stack) != depth or s.pause:
-                return _suspend(e, f, uid, pc, depth)
+            if len(s.stack) != depth or s.pause:
+                return suspend_turn(e, f, uid, pc, depth)
     if not u.alive:
-        _keep_intent(phase, uid)
+        keep_intent(phase, uid)
         return True
     statuses = u.statuses
-    if statuses and not c.turn_end_decaying.isdisjoint(statuses):
+    if statuses and not e.c.turn_end_decaying.isdisjoint(statuses):
         decay_statuses(e, u)
     # ... and the Card Hooks that count enemy turns: one more has ended
     if s.hooks:
@@ -679,7 +700,21 @@ def _enemy_turn(e: Engine, f: Frame | None, uid: int, phase: Frame) -> bool:
     return True
 
 
-def _suspend(e: Engine, f: Frame | None, uid: int, pc: int, depth: int) -> bool:
+def start_intent(e: Engine, u: Unit, m: MoveDef, node: Node, inline: bool) -> None:
+    """EnemyPhase step 3 through the interpreter: the move ``m``'s behaviour ``node`` as an
+    entry owned by ``u``, its scope holding the move's damage, hits and block."""
+    ctx = Ctx(u.uid, -1, 0, "", "intent")
+    # (``move_damage``, inlined: every intent with a behaviour reads it)
+    dmg = m.damage if m.damage_max is None else u.rolled.get(m.id, m.damage)
+    if dmg is not None:
+        ctx.vals["damage"] = dmg
+    ctx.vals["hits"] = m.hits
+    if m.block is not None:
+        ctx.vals["block"] = m.block
+    start_entry(e, node, ctx, inline)
+
+
+def suspend_turn(e: Engine, f: Frame | None, uid: int, pc: int, depth: int) -> bool:
     """An enemy turn's step queued work: its frame resumes at step ``pc``; inline, the frame
     is made now and goes under that work."""
     if f is None:

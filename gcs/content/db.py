@@ -67,12 +67,16 @@ def _plain_table(weighted: tuple[WeightedMove, ...]) -> PlainTable:
 class PlainIntent(NamedTuple):
     """An enemy move whose behaviour is plain (see ``Content.plain_intents``): the engine steps
     the interpreter counts for it inline, whether it reads the move's damage or block, and its
-    actions in order."""
+    actions in order; whether its root is a composite (its ENTRY frame's resume re-reads the
+    battle end) and whether it applies a status that decays at the round's end (one "just
+    applied" is marked in the EnemyPhase frame)."""
 
     steps: int
     reads_damage: bool
     reads_block: bool
     acts: tuple[PlainAct, ...]
+    entry: bool
+    marks: bool
 
 
 class RewardDraw(NamedTuple):
@@ -189,6 +193,14 @@ class Content:
         self.turn_end_any: frozenset[str] = (
             self.discard_phase_statuses | self.turn_end_statuses | self.discard_statuses
             | self.turn_end_decaying)
+        # ... and the statuses the fused turn cycle (gcs/battle/cycle.py) tests at a phase's
+        # start: the player's that PlayerTurnStart reads (a turn-start or draw-phase branch,
+        # a hook), an enemy's that its steps 1-2 read (a turn-start branch, control) and
+        # those its step 4 reads (a turn-end branch, a turn-end decay)
+        self.turn_start_any: frozenset[str] = (
+            self.turn_start_statuses | self.draw_phase_statuses | self.hooked_statuses)
+        self.enemy_start_any: frozenset[str] = self.turn_start_statuses | self.skip_statuses
+        self.enemy_end_any: frozenset[str] = self.turn_end_statuses | self.turn_end_decaying
         self._pools: dict[str, tuple[RewardTable, dict[str, tuple[GameCard, ...]]]] = {}
         self._draws: dict[str, tuple[RewardTable, RewardDraw]] = {}
         # Every graph gets a program key; every node a (key, index) reference for saves.
@@ -264,7 +276,10 @@ class Content:
                 return None
             acts.append(act)
         reads = {var for _, _, var, _ in acts}
-        return PlainIntent(steps, "damage" in reads, "block" in reads, tuple(acts))
+        marks = any(kind in (PLAIN_STATUS_SELF, PLAIN_STATUS_PLAYER)
+                    and sid in self.round_end_decaying for kind, _, _, sid in acts)
+        return PlainIntent(steps, "damage" in reads, "block" in reads, tuple(acts),
+                           prog.needs_entry, marks)
 
     def _plain_act(self, node: Node) -> PlainAct | None:
         """One action of a plain intent as ``(kind, literal, var, status)``, or None."""

@@ -8,6 +8,8 @@ from types import MappingProxyType
 from typing import Final
 
 from ..enums import (
+    KW_ETHEREAL,
+    KW_RETAIN,
     KW_UNPLAYABLE,
     TARGET_SINGLE_ENEMY,
     CardType,
@@ -53,9 +55,17 @@ class GameCard:
     # or repr): PLAY_CHECKED (an X cost or Unplayable: the full checks), PLAY_PLAIN (a fixed
     # cost, playable by its keywords, no target) or PLAY_PLAIN_SINGLE (the same, one enemy)
     play_gate: int = field(default=0, repr=False, compare=False)
+    # Whether the fused turn cycle (gcs/battle/cycle.py) passes this card in hand with one
+    # test: no On Turn Start, On Turn End or On Discard behaviour, not Ethereal or Retain, no
+    # hook. Derived in the same way.
+    cycle_plain: bool = field(default=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "play_gate", play_gate(self))
+        object.__setattr__(self, "cycle_plain", (
+            self.on_turn_start is None and self.on_turn_end is None and self.on_discard is None
+            and KW_ETHEREAL not in self.keywords and KW_RETAIN not in self.keywords
+            and not self.hooks))
 
     def has(self, keyword: Keyword) -> bool:
         return keyword in self.keywords
