@@ -200,3 +200,31 @@ def test_a_battle_decided_by_hand_ends_at_the_turn_ends_re_read() -> None:
         assert g.phase is gcs.BattlePhase.BATTLE_WON and g.is_waiting_for_reward
     assert _state(fast) == _state(slow)
     assert fast.event_log == slow.event_log
+
+
+# a round-end status that never decays: an enemy applying it is still marked "just applied"
+TAGGED = StatusDef("tagged", "Tagged", decay_at="round_end")
+TAGGER = EnemyDef("tagger", "Tagger", 30, 30, ai=AiDef(cycle=("tag",)), moves=(
+    MoveDef("tag", "Tag", IntentKind.DEBUFF, behaviour=N.ApplyStatus("tagged", 1, PLAYER)),))
+PAUSER = EnemyDef("pauser", "Pauser", 30, 30, ai=AiDef(cycle=("hold",)), moves=(
+    MoveDef("hold", "Hold", IntentKind.UNKNOWN, behaviour=seq(N.Wait(0.5), N.GainBlock(1, SELF))),))
+
+
+def test_a_wave_paused_mid_enemy_phase_holds_the_phase_frame_of_the_step_tables() -> None:
+    """A plain move marks its round-end status (even one that never decays) in the EnemyPhase
+    frame, and the next enemy's Wait pauses the wave: the paused state, frames included, is
+    the step tables' (``PlainIntent.marks`` put the frame on the stack before the move)."""
+    content = pack(statuses=(TAGGED,), enemies=(TAGGER, PAUSER),
+                   encounters=(EncounterDef("tag_pause", "Tag and Pause", ("tagger", "pauser")),))
+    assert content.plain_intents[id(TAGGER.moves[0].behaviour)].marks
+    fast, slow = _twins(content, PLAIN_DECK, seed=4)
+    for g in (fast, slow):
+        g.start_battle("tag_pause")
+        g.end_player_turn()
+        assert g.waiting_kind == "wait"
+    assert _state(fast) == _state(slow)
+    assert '"tagged"' in _state(fast)
+    for g in (fast, slow):
+        g.settle()
+    assert _state(fast) == _state(slow)
+    assert fast.event_log == slow.event_log

@@ -68,8 +68,8 @@ class PlainIntent(NamedTuple):
     """An enemy move whose behaviour is plain (see ``Content.plain_intents``): the engine steps
     the interpreter counts for it inline, whether it reads the move's damage or block, and its
     actions in order; whether its root is a composite (its ENTRY frame's resume re-reads the
-    battle end) and whether it applies a status that decays at the round's end (one "just
-    applied" is marked in the EnemyPhase frame)."""
+    battle end) and whether it applies a status whose decay moment is the round's end (one
+    "just applied" is marked in the EnemyPhase frame)."""
 
     steps: int
     reads_damage: bool
@@ -276,8 +276,13 @@ class Content:
                 return None
             acts.append(act)
         reads = {var for _, _, var, _ in acts}
-        marks = any(kind in (PLAIN_STATUS_SELF, PLAIN_STATUS_PLAYER)
-                    and sid in self.round_end_decaying for kind, _, _, sid in acts)
+        # (``combat.apply_status`` marks a status applied by an enemy whose decay moment is
+        # the round's end, whatever its decay; an unknown status is left to the interpreter)
+        marks = False
+        for kind, _, _, sid in acts:
+            if kind in (PLAIN_STATUS_SELF, PLAIN_STATUS_PLAYER):
+                st = self.statuses.get(sid)
+                marks = marks or st is None or st.decay_at == "round_end"
         return PlainIntent(steps, "damage" in reads, "block" in reads, tuple(acts),
                            prog.needs_entry, marks)
 
