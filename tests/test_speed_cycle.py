@@ -26,6 +26,7 @@ from test_speed_turns import _play_twins, _state, _step
 
 import gcs
 from gcs.battle import cycle
+from gcs.battle import frames as K
 from gcs.content.db import Content
 from gcs.content.defs import AiDef, EncounterDef, EnemyDef, MoveDef, StatusDef
 from gcs.enums import Decay, IntentKind, PileScope
@@ -147,7 +148,7 @@ def test_the_fused_cycle_plays_as_the_step_tables_on_every_way_out(
         # end) and the marking one run as the step table runs an enemy's turn
         assert seen["enemy_turn"] > 10
         # a card added to the hand with its own On Turn Start: PlayerTurnStart by its table
-        assert seen[f"next_phase:{cycle.K.TURN_START}"] > 0
+        assert seen[f"next_phase:{K.TURN_START}"] > 0
         if player_statuses:
             # a hit on a player with Thorns queues the reaction: the interpreter runs the
             # plain move, and the Frail enemy dies in its own turn
@@ -161,12 +162,14 @@ def test_the_rounds_just_applied_status_survives_the_fused_round_end() -> None:
     g = gcs.Game(content, seed=1)
     g.set_master_deck(PLAIN_DECK)
     g.start_battle("mixer")
+    player = g.player
+    assert player is not None
     g.end_player_turn()  # the mixer bites
-    assert "sapped" not in g.player.statuses
+    assert "sapped" not in player.statuses
     g.end_player_turn()  # the mixer saps: just applied, kept through this round's end
-    assert g.player.statuses.get("sapped") == 1
+    assert player.statuses.get("sapped") == 1
     g.end_player_turn()  # the next round's end decays it
-    assert "sapped" not in g.player.statuses
+    assert "sapped" not in player.statuses
 
 
 def test_the_fused_cycle_stops_at_the_step_guard_where_the_step_tables_stop(
@@ -184,7 +187,7 @@ def test_the_fused_cycle_stops_at_the_step_guard_where_the_step_tables_stop(
     assert stopped > 10
     if PURE:
         kinds = {k for k in seen if k.startswith("next_phase")}
-        assert kinds == {f"next_phase:{cycle.K.ENEMY_PHASE}", f"next_phase:{cycle.K.TURN_START}"}
+        assert kinds == {f"next_phase:{K.ENEMY_PHASE}", f"next_phase:{K.TURN_START}"}
         assert seen["stepped_turn_end"] > 0
 
 
@@ -228,3 +231,36 @@ def test_a_wave_paused_mid_enemy_phase_holds_the_phase_frame_of_the_step_tables(
         g.settle()
     assert _state(fast) == _state(slow)
     assert fast.event_log == slow.event_log
+
+
+def test_a_cards_cycle_plain_is_what_its_fields_say_and_takes_no_part_in_equality() -> None:
+    import dataclasses
+    import pickle
+
+    from gcs.content.cache import dumps
+    from gcs.enums import Keyword
+
+    content = gcs.builtin_content()
+    cards = [*content.cards.values()]
+    cards += [c.upgrade for c in cards if c.upgrade is not None]
+    seen = set()
+    for c in cards:
+        want = (c.on_turn_start is None and c.on_turn_end is None and c.on_discard is None
+                and not {Keyword.ETHEREAL, Keyword.RETAIN} & c.keywords and not c.hooks)
+        assert c.cycle_plain is want, c.id
+        seen.add(want)
+        back = pickle.loads(dumps(c))  # type: ignore[arg-type]
+        assert back == c and back.cycle_plain is want
+    assert seen == {True, False}  # (the bundled pack has both kinds)
+    strike = content.cards["strike"]
+    # derived again whatever is given or replaced; equality, hash and repr ignore it
+    mark_node = N.GainGold(1)
+    for changed in (dict(on_turn_start=mark_node), dict(on_turn_end=mark_node),
+                    dict(on_discard=mark_node), dict(keywords=frozenset({Keyword.ETHEREAL})),
+                    dict(keywords=frozenset({Keyword.RETAIN})),
+                    dict(hooks=(N.HookDef("draw", "add", 1),))):
+        assert dataclasses.replace(strike, **changed).cycle_plain is False, changed
+    assert dataclasses.replace(strike, on_drawn=mark_node).cycle_plain is True  # (the draw's own)
+    odd = dataclasses.replace(strike, cycle_plain=False)
+    assert odd.cycle_plain is True and odd == strike and hash(odd) == hash(strike)
+    assert "cycle_plain" not in repr(strike)
