@@ -92,12 +92,9 @@ def step_turn_end(e: Engine, f: Frame) -> None:
         last = units[-1]
         if not (units[0].alive and last.alive and last.uid) and check_end(e):
             return
-    # 3. (no turn-end status branch) 4. (no status decays now) the temporary cost rules end
-    #    (``phases.end_turn_costs``, inlined: most cards have none); (no delayed trigger)
-    for inst in cards.values():
-        if inst.turn_delta or inst.turn_set is not None:
-            end_turn_costs(e)
-            break
+    # 3. (no turn-end status branch) 4. (no status decays now) the temporary cost rules end;
+    #    (no delayed trigger)
+    end_turn_costs(e)
     # 5. TurnEnded; 6. an extra turn goes back to PlayerTurnStart, else EnemyPhase
     s.stack.pop()
     if hot:
