@@ -19,7 +19,9 @@ from minipack import card, mini
 
 import gcs
 from gcs import events as ev
+from gcs.battle import frames as K
 from gcs.battle.frames import PLAY
+from gcs.battle.state import NO_PAUSE
 from gcs.content.db import Content
 from gcs.content.defs import (
     AiDef,
@@ -31,7 +33,7 @@ from gcs.content.defs import (
     MoveDef,
     StatusDef,
 )
-from gcs.enums import CardType, IntentKind, Keyword, Pile, TargetMode
+from gcs.enums import BattlePhase, CardType, IntentKind, Keyword, Pile, TargetMode
 from gcs.flow import nodes as N
 from gcs.flow.exprs import BinOp, CardSel, CountOf, UnitSel, Value, XCost
 
@@ -205,6 +207,14 @@ def snapshot(g: gcs.Game) -> str:
 
 
 # ---------------------------------------------------------------- invariants
+# the frame that runs each phase's steps (the player phase has none)
+PHASE_STEP_FRAME = {
+    BattlePhase.INITIALIZE: K.START, BattlePhase.PLAYER_TURN_START: K.TURN_START,
+    BattlePhase.PLAYER_TURN_END: K.TURN_END, BattlePhase.ENEMY_PHASE: K.ENEMY_PHASE,
+    BattlePhase.BATTLE_WON: K.WON, BattlePhase.BATTLE_LOST: K.LOST,
+}
+
+
 def check_invariants(g: gcs.Game, content: Content | None = None) -> None:
     """Every core invariant that must hold between facade calls."""
     e = g._e
@@ -230,6 +240,14 @@ def check_invariants(g: gcs.Game, content: Content | None = None) -> None:
         assert uid in s.cards, f"played/drawn id {uid} is not a card of the battle"
     if not s.active:
         assert not s.cards and not any(piles.values()) and g.current_hand is None
+    # between calls a wave has ended or is paused; paused outside the player phase, it runs on
+    # its phase's step frame, at the bottom (docs/rules/boundary.md, saves)
+    assert bool(s.stack) == (s.pause != NO_PAUSE), (s.pause, s.stack)
+    kinds = [f.kind for f in s.stack]
+    step = PHASE_STEP_FRAME.get(s.phase)
+    assert not (set(kinds[1:]) & set(PHASE_STEP_FRAME.values())), kinds
+    assert not kinds or kinds[0] == step or (step is None
+                                             and kinds[0] not in PHASE_STEP_FRAME.values()), kinds
     assert s.energy >= 0
     for u in s.units:
         assert 0 <= u.hp <= u.max_hp, u

@@ -151,7 +151,9 @@ def test_fuzz_saves_cover_every_situation() -> None:
         assert g.to_json() == data
 
 
-@pytest.mark.parametrize("part", range(4))
+# parts 29 and 263: seeds on which a wider run found saves that loaded into a wedged battle
+# (frames on the stack that nothing paused; a paused phase without its step frame)
+@pytest.mark.parametrize("part", [0, 1, 2, 3, 29, 263])
 def test_fuzz_saves_tampered_refused_or_sound(part: int) -> None:
     rng = random.Random(1000 + part)
     out = Outcomes(f"saves part {part}")
@@ -223,3 +225,74 @@ def test_save_that_is_not_a_mapping_is_refused() -> None:
     for bad in (None, [], "save", 3):
         with pytest.raises(SaveError, match=r"\$"):
             Game.from_json(gcs.builtin_content(), bad)  # type: ignore[arg-type]
+
+
+def _base(sit: str, phase: str) -> dict[str, Any]:
+    """A copy of the first base save of situation ``sit`` taken in ``phase``."""
+    for s, content, data in BASES:
+        if s == sit and data["state"]["phase"] == phase:
+            assert content is PACK
+            return copy.deepcopy(data)
+    raise AssertionError(f"no {sit} save in {phase}")
+
+
+# (that the engine's own paused states pass these checks: test_flow_saves loads a save of every
+# paused state of random play, and core_support.check_invariants asserts the same rules after
+# every call of the conformance runs)
+def _refused(data: dict[str, Any], path: str, words: str) -> None:
+    frozen = json.dumps(data, sort_keys=True)
+    with pytest.raises(SaveError) as err:
+        Game.from_json(PACK, data)
+    assert f"corrupt save at {path}:" in str(err.value), err.value
+    assert words in str(err.value), err.value
+    assert json.dumps(data, sort_keys=True) == frozen  # (the save itself is left alone)
+
+
+@pytest.mark.parametrize(("sit", "phase"), [("choice", "player_phase"), ("wait", "player_phase"),
+                                            ("gate", "player_phase"), ("wait", "enemy_phase"),
+                                            ("choice", "player_turn_start")])
+def test_a_save_with_frames_that_nothing_pauses_is_refused(sit: str, phase: str) -> None:
+    # loaded, no call could run them: no legal action, End Turn refused, the battle wedged
+    data = _base(sit, phase)
+    data["state"]["pause"][0] = 0
+    _refused(data, "$.state.pause[0]", "no Choice, Wait or Gate holds them")
+
+
+def test_a_wave_paused_in_a_phase_runs_on_that_phases_frame_at_the_bottom() -> None:
+    # the turn start's frame dropped: the wave would end in PlayerTurnStart, nothing to go on
+    data = _base("choice", "player_turn_start")
+    del data["state"]["stack"][0]
+    _refused(data, "$.state.stack[0]", "phase player_turn_start is paused mid-step: its "
+             "turn_start frame must be at the bottom")
+    # a play's wave said to be paused in the enemy phase
+    data = _base("gate", "player_phase")
+    data["state"]["phase"] = "enemy_phase"
+    _refused(data, "$.state.stack[0]", "its enemy_phase frame must be at the bottom")
+    # the enemy phase's frame under a wave said to be the player's
+    data = _base("wait", "enemy_phase")
+    data["state"]["phase"] = "player_phase"
+    _refused(data, "$.state.stack[0]", "the enemy_phase step frame does not run in phase "
+             "player_phase")
+    # a second step frame above the phase's own
+    data = _base("wait", "enemy_phase")
+    data["state"]["stack"].insert(1, [10, None, 1, None, -1])
+    _refused(data, "$.state.stack[1]", "above other frames")
+
+
+def test_an_enemy_turn_frame_outside_the_enemy_phase_is_refused() -> None:
+    data = _base("wait", "enemy_phase")
+    data["state"]["phase"] = "player_turn_end"
+    data["state"]["stack"][0] = [9, None, 1, None, -1]  # (the turn end's frame in its place)
+    _refused(data, "$.state.stack[1]", "the enemy_turn frame runs only in phase enemy_phase, "
+             "not player_turn_end")
+
+
+def test_a_delayed_continuation_starts_with_its_entry_and_holds_no_step_frame() -> None:
+    data = _base("delayed", "player_phase")
+    frames = data["state"]["delayed"][0][2]
+    bad = copy.deepcopy(data)
+    del bad["state"]["delayed"][0][2][0]
+    _refused(bad, "$.state.delayed[0][2]", "starts with its behaviour entry's frame")
+    frames.append([8, None, 1, None, -1])
+    _refused(data, "$.state.delayed[0][2][2]", "the turn_start frame cannot wait")
+

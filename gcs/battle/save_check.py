@@ -36,6 +36,16 @@ STATE_KEYS = (
 )
 _COMPOSITE = {N.Sequence: "Sequence", N.Loop: "Loop", N.Foreach: "Foreach", N.While: "While"}
 _PHASE_KINDS = (K.START, K.TURN_START, K.TURN_END, K.WON, K.LOST)
+# the frame that runs each phase's steps: while the phase's wave is paused it is the bottom
+# frame (the player phase has none: its waves are the player's calls); the frames of one
+# enemy's turn and of the turn-end hand run only above their phase's frame
+_PHASE_FRAME = {
+    BattlePhase.INITIALIZE: K.START, BattlePhase.PLAYER_TURN_START: K.TURN_START,
+    BattlePhase.PLAYER_TURN_END: K.TURN_END, BattlePhase.ENEMY_PHASE: K.ENEMY_PHASE,
+    BattlePhase.BATTLE_WON: K.WON, BattlePhase.BATTLE_LOST: K.LOST,
+}
+_STEP_KINDS = frozenset(_PHASE_FRAME.values())
+_PHASE_OF = {K.ENEMY_TURN: BattlePhase.ENEMY_PHASE, K.HAND_END: BattlePhase.PLAYER_TURN_END}
 _PLAY_DESTINATIONS = ("", *(p.value for p in PileScope))
 
 
@@ -458,11 +468,49 @@ def check_state(c: Content, s: State, max_hand: int) -> None:
     _stack(c, s, s.stack, f"{p}.stack")
     for i, dl in enumerate(s.delayed):
         _stack(c, s, dl.frames, f"{p}.delayed[{i}][2]")
+        _delayed(dl.frames, f"{p}.delayed[{i}][2]")
     top = s.stack[-1] if s.stack else None
     if s.pause != NO_PAUSE and top is None:
         raise fail(f"{p}.pause[0]", "a paused wave needs frames on the stack")
+    if s.pause == NO_PAUSE and top is not None:
+        # (else nothing could run them: no call resumes a wave that is not paused)
+        raise fail(f"{p}.pause[0]", f"{len(s.stack)} frames wait on the stack but no Choice, "
+                   "Wait or Gate holds them: between calls a wave has ended or is paused")
+    _phase_frames(s, f"{p}.stack")
     if s.pause == CHOICE and (top is None or top.kind != K.CHOICE or not s.choice_kind):
         raise fail(f"{p}.pause[0]", "an open Choice needs its Choice frame on top")
+
+
+def _phase_frames(s: State, q: str) -> None:
+    """The paused wave of a phase other than the player's runs on that phase's frame, at the
+    bottom of the stack (the wave would end in that phase, with nothing left to run its
+    next steps); no other phase's frame, and no enemy-turn or turn-end hand frame outside
+    its phase, is on the stack."""
+    phase = s.phase
+    want = _PHASE_FRAME.get(phase)
+    for i, f in enumerate(s.stack):
+        k = f.kind
+        if k in _STEP_KINDS and (i or k != want):
+            raise fail(f"{q}[{i}]", f"the {K.NAMES[k]} step frame does not run in phase "
+                       f"{phase.value}" + (" above other frames" if k == want else ""))
+        home = _PHASE_OF.get(k)
+        if home is not None and home is not phase:
+            raise fail(f"{q}[{i}]", f"the {K.NAMES[k]} frame runs only in phase {home.value}, "
+                       f"not {phase.value}")
+    if want is not None and s.stack and s.stack[0].kind != want:
+        raise fail(f"{q}[0]", f"phase {phase.value} is paused mid-step: its {K.NAMES[want]} "
+                   "frame must be at the bottom of the stack")
+
+
+def _delayed(frames: list[Frame], q: str) -> None:
+    """A delayed continuation is the rest of one behaviour entry (what its WaitUntil took off
+    the stack): its entry's frame first, no phase-step frames."""
+    if not frames or frames[0].kind != K.ENTRY:
+        raise fail(f"{q}", "a delayed continuation starts with its behaviour entry's frame")
+    for i, f in enumerate(frames):
+        if f.kind in _STEP_KINDS or f.kind in _PHASE_OF:
+            raise fail(f"{q}[{i}]", f"the {K.NAMES[f.kind]} frame cannot wait in a delayed "
+                       "continuation")
 
 
 def _playing(s: State) -> set[int]:
