@@ -13,13 +13,13 @@ from typing import Any, TypeVar
 
 from .content.db import Content
 from .content.defs import GameCard
+from .content.limits import MAX_DECK  # entries of set_master_deck
 from .errors import ArgumentError, UnknownCardError
 
 T = TypeVar("T")
 
 MAX_SECONDS = 1e9      # advance_time: at most ~31 years of game clock in one call
 MAX_COUNT = 1_000_000  # draw_cards and other counts
-MAX_DECK = 100_000     # entries of set_master_deck
 
 
 def _bad(call: str, name: str, want: str, got: object) -> ArgumentError:

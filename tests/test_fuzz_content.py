@@ -160,7 +160,8 @@ def _check(out: Outcomes, what: str, load: Any, rng: random.Random,
     out.timed(started, what + " (battle)")
 
 
-@pytest.mark.parametrize("part", range(2))
+# part 53: the seed on which a wider run found a starting deck that hung the first Game()
+@pytest.mark.parametrize("part", [0, 1, 53])
 def test_fuzz_content_mapping_mutations(part: int) -> None:
     rng = random.Random(500 + part)
     out = Outcomes(f"content mappings part {part}")
@@ -216,6 +217,30 @@ def test_limits_in_pack_yaml_override_the_count_bound() -> None:
         load_content(d, use_cache=False)
     d["pack"]["limits"] = {"max_count": 10_000}
     assert load_content(d, use_cache=False).cards["strike"]
+
+
+def test_a_starting_deck_is_bounded_by_max_count_per_card_and_100000_cards_in_all() -> None:
+    # found by a wider run of the mapping fuzz (seed 553): a deck count of 10**6 loaded, and
+    # the first battle took seconds; 10**9 would hang Game() building the master deck
+    d = copy.deepcopy(SMALL)
+    deck = d["characters"]["ironclad"]["deck"]
+    for n in (10**6, 10**9, 1000):
+        deck["defend"] = n
+        with pytest.raises(ContentError, match=r"field 'deck\.defend': bad value \d+: above "
+                           r"the limit 999 \(max_count"):
+            load_content(d, use_cache=False)
+    deck["defend"] = 999  # the limit itself: a deck of 1,005 cards, played
+    g = gcs.Game(load_content(d, use_cache=False), seed=1)
+    g.start_battle(sorted(g.content.encounters)[0])
+    assert len(g.draw_pile()) + len(g.hand()) == 1005
+    # a pack may raise max_count, not the size of the whole deck
+    d["pack"]["limits"] = {"max_count": 1_000_000}
+    d["characters"]["ironclad"]["deck"] = {"strike": 60_000, "defend": 40_000}
+    assert load_content(d, use_cache=False).characters["ironclad"]  # (100,000 cards in all)
+    d["characters"]["ironclad"]["deck"] = {"strike": 60_000, "defend": 40_001}
+    with pytest.raises(ContentError, match=r"field 'deck\.defend': the starting deck passes "
+                       r"100000 cards here \(100001 so far\)"):
+        load_content(d, use_cache=False)
 
 
 def test_a_huge_computed_add_card_count_stops_at_the_step_guard_naming_the_card() -> None:

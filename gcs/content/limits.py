@@ -16,6 +16,7 @@ MAX_EXPANDED = 100_000     # values one YAML file may hold once aliases are expa
 MAX_INT_DIGITS = 30        # digits of an integer written in YAML
 MAX_BYTES = 8_000_000      # bytes of one pack file
 MAX_PROBLEMS = 200         # problems listed in one ContentError (the rest are counted)
+MAX_DECK = 100_000         # cards of a run's deck: a character's starting deck, set_master_deck
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,7 @@ from .defs import (
     StatusDef,
     WeightedMove,
 )
-from .limits import current
+from .limits import MAX_DECK, current
 from .problems import (
     Ctx,
     Env,
@@ -44,6 +44,7 @@ from .problems import (
     get_str,
     get_word,
     listing,
+    within,
 )
 from .textexprs import SELF, TARGET, hook, modifier
 from .textnodes import effect
@@ -602,15 +603,24 @@ def compile_character(cid: str, raw: object, ctx: Ctx) -> CharacterDef | None:
     deck: list[DeckEntry] = []
     dm = get_map(m["deck"], ctx.at("deck"), "a mapping of card id -> count ('bash+' upgraded)") \
         if "deck" in m else None
+    size = 0
     for key, n in (dm or {}).items():
         dctx = ctx.at("deck").at(key)
         card = key[:-1] if key.endswith("+") else key
         dctx.ref("card", card)
+        # copies of one card: the count of cards one action may add (max_count), and the
+        # whole deck at most MAX_DECK cards (what set_master_deck takes): each copy becomes a
+        # master-deck entry and a card instance in every battle
         count = get_int(n, dctx, 1)
-        if count is None:
+        if count is None or not within(count, dctx, current().max_count, "max_count"):
             ok = False
-        else:
-            deck.append(DeckEntry(card, key.endswith("+"), count))
+            continue
+        size += count
+        if size > MAX_DECK:
+            dctx.error(f"the starting deck passes {MAX_DECK} cards here ({size} so far)")
+            ok = False
+            break
+        deck.append(DeckEntry(card, key.endswith("+"), count))
     if not ok or None in (name, max_hp, gold, statuses, dm):
         return None
     return CharacterDef(cid, str(name), int(max_hp or 0), tuple(deck),
