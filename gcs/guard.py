@@ -132,7 +132,7 @@ def guarded(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
             deferred = None
         n = len(e.log)  # what a failure needs to undo the call: the log length, loop runs
         ticks = e.ticks
-        _begin(e, deferred)
+        _begin(e, deferred, name)
         try:
             out = fn(self, *args, **kw)
         except Exception as exc:
@@ -202,7 +202,7 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
             deferred = None
         n = len(e.log)  # what a failure needs to undo the call: the log length, loop runs
         ticks = e.ticks
-        _begin(e, deferred)
+        _begin(e, deferred, "apply")
         try:
             if plain:
                 _apply(self, action)
@@ -230,12 +230,15 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
     return call
 
 
-def _begin(e: Engine, deferred: tuple[Any, ...] | None) -> None:
+def _begin(e: Engine, deferred: tuple[Any, ...] | None, name: str) -> None:
     """Enter an outermost guarded call: checkpoint the state if there is none, count the call
     in progress. While the log is ``deferred`` its calls and base are the journal and the
     checkpoint (a restore replays them), so no clone is taken."""
     if e.ckpt is None and deferred is None:
-        e.ckpt = e.s.clone()
+        try:
+            e.ckpt = e.s.clone()
+        except Exception as exc:  # (a state broken by hand: nothing was changed yet)
+            raise unreadable(name, exc) from exc
         e.journal = []
     e.depth += 1
 
@@ -313,8 +316,42 @@ def _ended(e: Engine) -> None:
                 fn()
 
 
+def read_guarded(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``fn``, a public call that changes nothing, with an error from inside the engine raised
+    as a ``GameError`` that names the call (the reads have nothing to undo). A state the engine
+    makes never raises in them; one a caller broke by hand through a live object (a string
+    written into a unit's ``hp``, ``None`` for its statuses) would, and no internal exception
+    type reaches a caller."""
+
+    @functools.wraps(fn)
+    def call(self: Any, *args: Any, **kw: Any) -> Any:
+        try:
+            return fn(self, *args, **kw)
+        except GameError:
+            raise
+        except Exception as exc:
+            raise unreadable(name, exc) from exc
+
+    return call
+
+
+def unreadable(name: str, exc: Exception) -> GameError:
+    """The error of a call that found the state broken before it changed anything."""
+    return GameError(f"internal error in {name}: {type(exc).__name__}: {exc} (nothing was "
+                     "changed; was a field of a live card or unit set by hand? else please "
+                     "report this)")
+
+
 def guard_class(cls: type) -> None:
-    """Wrap the public methods of ``cls`` that can change state."""
-    for name in sorted(CHANGING):  # read-only calls publish nothing and change nothing
+    """Wrap the public methods of ``cls``: those that can change state with the guard, the
+    others (and the properties) with ``read_guarded``."""
+    for name in sorted(CHANGING):
         fn = getattr(cls, name)
         setattr(cls, name, guarded_apply(fn) if name == "apply" else guarded(fn, name))
+    for name, v in sorted(vars(cls).items()):
+        if name.startswith("_") or name in CHANGING:
+            continue
+        if isinstance(v, property) and v.fget is not None:
+            setattr(cls, name, property(read_guarded(v.fget, name), v.fset, v.fdel, v.__doc__))
+        elif callable(v) and not isinstance(v, (type, staticmethod, classmethod)):
+            setattr(cls, name, read_guarded(v, name))

@@ -413,3 +413,62 @@ def test_an_engine_error_after_many_calls_restores_the_state_before_it(seed: int
     assert _snap(g) == before
     assert all(a is b for a, b in zip(g.hand() + g.enemies, objects, strict=True))
     check_invariants(g, content)
+
+
+def _break_by_hand(g: Game, rng: random.Random) -> str:
+    """Write garbage into a field of a live object the facade hands out (a unit, a card)."""
+    if rng.random() < 0.5:
+        obj: Any = g.player if rng.random() < 0.5 or not g.enemies else rng.choice(g.enemies)
+        field = rng.choice(("hp", "max_hp", "block", "statuses", "alive", "move", "history",
+                            "intent", "rolled"))
+    else:
+        cards = g.hand() + g.draw_pile() + g.discard_pile()
+        if not cards:
+            return "nothing"
+        obj = rng.choice(cards)
+        field = rng.choice(("cost_delta", "battle_delta", "battle_set", "turn_delta",
+                            "turn_set", "pile", "active", "base", "card_id", "upgraded"))
+    value = garbage(rng)
+    setattr(obj, field, value)
+    return f"{type(obj).__name__}.{field} = {value!r:.40}"
+
+
+@pytest.mark.parametrize("part", range(2))
+def test_a_state_broken_by_hand_gets_only_game_errors(part: int) -> None:
+    # the engine cannot stop a caller from writing garbage into the live objects it hands
+    # out; what it can do is answer every call after that with a GameError naming the call
+    # (or a result), never an internal exception type, and never hang
+    rng = random.Random(4000 + part)
+    out = Outcomes(f"broken by hand part {part}")
+    reads = ("legal_actions", "observation", "hand", "draw_pile", "to_json", "clone",
+             "phase", "energy", "player", "enemies", "pending_choice", "stats", "event_log",
+             "current_hand", "offered_rewards")
+    for i in range(160):
+        g = Game(PACK, seed=part * 1000 + i, log_events=rng.random() < 0.7)
+        g.start_battle(sorted(PACK.encounters)[0])
+        for _ in range(rng.randrange(4)):
+            legal = g.legal_actions()
+            if legal:
+                g.apply(rng.choice(legal))
+        what = _break_by_hand(g, rng)
+        for _ in range(25):
+            started = time.perf_counter()
+            name = rng.choice(reads) if rng.random() < 0.4 else ""
+            try:
+                if name:
+                    v = getattr(g, name)
+                    if callable(getattr(type(g), name)):
+                        v()
+                else:
+                    # (a random call: building its arguments reads the game too)
+                    name, args = make_call(g, g, rng)
+                    getattr(g, name)(*args)
+                outcome = "accepted"
+            except GameError:
+                outcome = "game_error"
+            except Exception as exc:  # pragma: no cover - the failure this test looks for
+                raise AssertionError(f"after {what}, {name}: {exc!r}") from exc
+            out.timed(started, f"{name} after {what}")
+            out.add(outcome)
+    out.report()
+    assert out.counts["game_error"] > 100 and out.counts["accepted"] > 1000
