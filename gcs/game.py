@@ -39,7 +39,7 @@ from .errors import (
 )
 from .events import EffectResumed, Event
 from .flow.choice import answer_choice
-from .guard import guard_class
+from .guard import guard_class, unreadable
 from .lazylog import defer, materialize, restart
 from .rng import derive
 from .rules import BattleRules
@@ -596,7 +596,12 @@ class Game:
     # ------------------------------------------------------------ agent surface
     def legal_actions(self) -> list[_agent.Action]:
         """Every legal input now, sorted and deterministic (see gcs.agent)."""
-        return _agent.legal_actions(self)
+        try:  # (``read_guarded``, written out: an agent loop reads this at every decision)
+            return _agent.legal_actions(self)
+        except GameError:
+            raise
+        except Exception as exc:
+            raise unreadable("legal_actions", exc) from exc
 
     def apply(self, action: _agent.Action | str) -> None:
         """Perform a legal action, then settle Waits/Gates; IllegalActionError changes nothing."""
@@ -614,7 +619,10 @@ class Game:
         if self._e.busy:
             raise BusyError("clone() inside an event handler: the wave is mid-step; clone after "
                             "the call that runs it returns")
-        return self._copy(log=True)
+        try:  # (``read_guarded``, written out: a search clones at every node)
+            return self._copy(log=True)
+        except Exception as exc:
+            raise unreadable("clone", exc) from exc
 
     def _copy(self, *, log: bool) -> Game:
         """A copy of the run and battle, no subscribers; with ``log`` it shares the event log
@@ -669,4 +677,10 @@ class Game:
 
 
 
-guard_class(Game)  # every public call: handler failures raised after the wave, rollback on errors
+# every public call: handler failures raised after the wave, rollback on errors, and no
+# internal exception type out of any of them
+guard_class(Game, inline=("clone", "legal_actions"), plain=(
+    # properties that read the state's own fields, which no caller holds: none can raise
+    "phase", "turn_number", "is_battle_active", "is_waiting_for_choice", "is_waiting",
+    "is_waiting_for_reward", "waiting_kind", "energy", "gold", "run_hp", "last_result", "clock",
+    "offered_rewards", "phase_history", "stats"))

@@ -342,14 +342,17 @@ def unreadable(name: str, exc: Exception) -> GameError:
                      "report this)")
 
 
-def guard_class(cls: type) -> None:
+def guard_class(cls: type, inline: tuple[str, ...] = (), plain: tuple[str, ...] = ()) -> None:
     """Wrap the public methods of ``cls``: those that can change state with the guard, the
-    others (and the properties) with ``read_guarded``."""
+    others (and the properties) with ``read_guarded``, but for the methods that catch as it
+    does in their own body (``inline``) and the properties that only return a field of the
+    state (``plain``: nothing a caller can reach makes them raise)."""
     for name in sorted(CHANGING):
         fn = getattr(cls, name)
         setattr(cls, name, guarded_apply(fn) if name == "apply" else guarded(fn, name))
+    skip = CHANGING | set(inline) | set(plain)
     for name, v in sorted(vars(cls).items()):
-        if name.startswith("_") or name in CHANGING:
+        if name.startswith("_") or name in skip:
             continue
         if isinstance(v, property) and v.fget is not None:
             setattr(cls, name, property(read_guarded(v.fget, name), v.fset, v.fdel, v.__doc__))
