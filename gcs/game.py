@@ -621,6 +621,8 @@ class Game:
                             "the call that runs it returns")
         try:  # (``read_guarded``, written out: a search clones at every node)
             return self._copy(log=True)
+        except GameError:
+            raise
         except Exception as exc:
             raise unreadable("clone", exc) from exc
 
