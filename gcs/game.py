@@ -626,6 +626,20 @@ class Game:
         except Exception as exc:
             raise unreadable("clone", exc) from exc
 
+    def determinize(self, seed: int) -> Game:
+        """A copy in which everything the player cannot know is drawn afresh from ``seed``
+        (docs/rules.md, Hidden information): equal for games that differ only in hidden
+        information; no subscribers, no event log; works while paused or offering rewards."""
+        from .battle.hidden import redraw
+
+        checks.integer("determinize", "seed", seed, -(2**64), 2**64)
+        if self._e.busy:
+            raise BusyError("determinize() inside an event handler: the wave is mid-step; call "
+                            "it after the call that runs it returns")
+        g = self._copy(log=False)
+        g.seed = redraw(self.content, g._e.s, seed)
+        return g
+
     def _copy(self, *, log: bool) -> Game:
         """A copy of the run and battle, no subscribers; with ``log`` it shares the event log
         (copy-on-write), without it the copy logs nothing (the monitor's snapshots). No busy
