@@ -1,0 +1,271 @@
+"""The built-in players (docs/agents.md): they finish every bundled fight and a whole run with
+legal actions only, a seeded search decides the same twice, neither reads hidden
+information, the heuristic reads content (never ids), and the registry and the CLI know them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_determinize import paused_states, scramble
+
+import gcs
+from gcs import Action, Game
+from gcs.agents import Agent, HeuristicAgent, Hint, SearchAgent, hint
+from gcs.agents.heuristic import action_key, distinct
+from gcs.content.db import Content
+from gcs.content.defs import StatusDef
+from gcs.errors import GameError
+from gcs.flow import nodes as N
+from gcs.flow.exprs import CardFilter, CardSel, Compare, CountOf, UnitSel, Var
+from gcs.sim.policies import make_policy
+from gcs.sim.runner import new_game, play_battle, play_run
+
+C = gcs.builtin_content()
+ENCOUNTERS = sorted(C.encounters)
+
+
+class Checked:
+    """Wraps an agent: every answer must be one of the legal actions it was given."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.calls = 0
+
+    def __call__(self, game: Game, legal: list[Action]) -> Action:
+        assert legal == game.legal_actions()
+        a = self.agent(game, legal)
+        assert a in legal, (a, legal)
+        self.calls += 1
+        return a
+
+
+@pytest.mark.parametrize("encounter", ENCOUNTERS)
+def test_the_heuristic_wins_every_bundled_encounter_with_legal_actions(encounter: str) -> None:
+    for i in range(3):
+        g = new_game(C, 100 + i)
+        agent = Checked(HeuristicAgent(i))
+        r = play_battle(g, encounter, agent)
+        assert r.won and not r.unfinished and agent.calls == r.decisions
+
+
+@pytest.mark.parametrize("encounter", ENCOUNTERS)
+def test_the_search_finishes_every_bundled_encounter_with_legal_actions(encounter: str) -> None:
+    g = new_game(C, 7)
+    agent = Checked(SearchAgent(7, iters=6, worlds=3))
+    r = play_battle(g, encounter, agent)
+    assert r.won and not r.unfinished
+
+
+def test_both_agents_play_a_whole_run_with_rewards() -> None:
+    deck = ["strike"] * 5 + ["defend"] * 4 + ["bash", "headbutt", "warcry", "armaments",
+                                              "true_grit", "burning_pact"]
+    for agent in (HeuristicAgent(1), SearchAgent(1, iters=4, worlds=2)):
+        checked = Checked(agent)
+        r = play_run(C, ["cultist", "two_louses", "small_slimes"], checked, 3, deck=deck)
+        assert len(r.battles) == 3 and r.won
+        assert len(r.deck) != len(deck) or r.deck != deck  # a reward was taken
+
+
+def test_a_seeded_search_decision_is_reproducible() -> None:
+    for name, g in paused_states().items():
+        legal = g.legal_actions()
+        if len(distinct(g._e.s, legal)) < 2 or g.is_waiting_for_reward:
+            continue
+        a = SearchAgent(5, iters=30)
+        b = SearchAgent(5, iters=30)
+        sa = a.search(g, legal)
+        sb = b.search(g, legal)
+        assert (sa.visits, sa.values) == (sb.visits, sb.values), name
+        assert a(g, legal) == b(g, legal)
+
+
+@pytest.mark.parametrize("name", ["start", "later", "choice", "louses"])
+def test_the_agents_decide_alike_on_games_that_differ_only_in_hidden_information(
+        name: str) -> None:
+    g = paused_states()[name]
+    twin = scramble(g, 3)
+    legal = g.legal_actions()
+    assert twin.legal_actions() == legal
+    s1 = SearchAgent(9, iters=40).search(g, legal)
+    s2 = SearchAgent(9, iters=40).search(twin, legal)
+    assert (s1.visits, s1.values) == (s2.visits, s2.values)
+    assert HeuristicAgent(4)(g, legal) == HeuristicAgent(4)(twin, legal)
+    h1 = [(str(x.action), x.value, x.visits) for x in hint(g, iters=20, seed=2)]
+    h2 = [(str(x.action), x.value, x.visits) for x in hint(twin, iters=20, seed=2)]
+    assert h1 == h2
+
+
+def test_a_search_that_reads_the_real_game_is_not_fair() -> None:
+    """The control for the fairness test: a search on plain clones (the real draw order)
+    does tell the twins apart somewhere."""
+    from gcs.agents import search as S
+
+    real = Game.determinize
+    differ = False
+    try:
+        Game.determinize = lambda self, seed: self.clone()  # type: ignore[method-assign]
+        for name in ("start", "later", "louses"):
+            g = paused_states()[name]
+            twin = scramble(g, 3)
+            legal = g.legal_actions()
+            a = S.search(g, legal, 9, 40)
+            b = S.search(twin, legal, 9, 40)
+            differ = differ or (a.visits, a.values) != (b.visits, b.values)
+    finally:
+        Game.determinize = real  # type: ignore[method-assign]
+    assert differ
+
+
+def test_hint_ranks_every_legal_action_and_changes_nothing() -> None:
+    g = new_game(C, 3)
+    g.start_battle("gremlin_nob")
+    before = g.to_json()
+    hints = hint(g, iters=40, seed=1)
+    assert sorted(str(h.action) for h in hints) == sorted(str(a) for a in g.legal_actions())
+    assert hints[0].best and not any(h.best for h in hints[1:])
+    assert all(isinstance(h, Hint) and (h.value is None or 0.0 <= h.value <= 1.0) for h in hints)
+    assert [h.visits for h in hints] == sorted((h.visits for h in hints), reverse=True)
+    assert g.to_json() == before
+    g.apply(hints[0].action)  # press it
+    same = {action_key(g._e.s, a) for a in g.legal_actions()}
+    assert same  # the game goes on
+    assert hint(g, iters=5, ms=5.0)  # a time budget works too
+
+
+def test_hint_on_the_reward_screen_and_with_nothing_to_do() -> None:
+    g = paused_states()["reward"]
+    hints = hint(g)
+    assert {str(h.action) for h in hints} == {str(a) for a in g.legal_actions()}
+    assert all(h.visits == 0 and h.value is not None for h in hints)
+    g.apply(hints[0].action)
+    assert hint(g) == []
+    with pytest.raises(GameError):
+        hint("not a game")  # type: ignore[arg-type]
+    with pytest.raises(GameError):
+        hint(g, iters=0)
+
+
+def punishing_pack(punished: str) -> Content:
+    """The bundled pack with Gremlin Nob's Enrage replaced by a status of another id that
+    punishes ``punished`` cards (attack or skill) by its own behaviour."""
+    from dataclasses import replace
+
+    from gcs.enums import CardType
+
+    kind = CardType(punished)
+    grudge = StatusDef(
+        "grudge", "Grudge", entries={"on_play": N.Branch(
+            Compare("gt", CountOf(CardSel("var", CardFilter(type=kind), var="card")), 0),
+            N.ApplyStatus("strength", Var("stacks"), UnitSel("self")))})
+    nob = C.enemies["gremlin_nob"]
+    moves = tuple(replace(m, behaviour=N.ApplyStatus("grudge", 3, UnitSel("self")))
+                  if m.id == "bellow" else m for m in nob.moves)
+    return Content(pack_id=C.pack_id, cards=C.cards.values(),
+                   statuses=[*C.statuses.values(), grudge],
+                   enemies=[replace(e, moves=moves) if e.id == "gremlin_nob" else e
+                            for e in C.enemies.values()],
+                   encounters=C.encounters.values(), characters=C.characters.values(),
+                   reward_tables=C.reward_tables.values(), graphs=C.graphs, digest="grudge")
+
+
+def played_under_grudge(punished: str) -> dict[str, int]:
+    """Cards played by type, in the first three turns of a few battles against the Nob whose
+    status punishes ``punished`` cards, while it holds that status."""
+    content = punishing_pack(punished)
+    played = {"skill": 0, "attack": 0, "power": 0}
+    for i in range(4):
+        g = Game(content, seed=40 + i, log_events=False)
+        g.start_battle("gremlin_nob")
+        agent = HeuristicAgent(i)
+        while g.turn_number <= 3 and not g.is_waiting_for_reward:
+            legal = g.legal_actions()
+            if not legal:
+                break
+            a = agent(g, legal)
+            if a.kind == "play" and g._e.s.units[1].statuses.get("grudge"):
+                played[g.hand()[a.card].active.type.value] += 1
+            g.apply(a)
+    return played
+
+
+def test_the_heuristic_reads_a_punishing_status_from_its_behaviour() -> None:
+    """A status of an id no agent knows: punishing Skills, no Skill is played into it (and
+    attacks are); punishing Attacks, far fewer attacks are played (some must be: only they
+    win the fight)."""
+    skills = played_under_grudge("skill")
+    attacks = played_under_grudge("attack")
+    assert skills["skill"] == 0 and skills["attack"] > 0 and attacks["skill"] > 0
+    assert attacks["attack"] * 2 < skills["attack"]
+
+
+def test_the_heuristic_takes_lethal_and_blocks_what_is_shown() -> None:
+    g = new_game(C, 4)
+    g.set_master_deck(["strike"] * 5 + ["defend"] * 5)
+    g.start_battle("jaw_worm")
+    s = g._e.s
+    foe = s.units[1]
+    foe.hp = 5  # (set by hand: a Strike kills it)
+    legal = g.legal_actions()
+    a = HeuristicAgent(1)(g, legal)
+    assert a.kind == "play" and g.hand()[a.card].card_id == "strike"
+    foe.hp = foe.max_hp
+    # Chomp shows 11: with no damage to make a kill, the first card blocks
+    assert foe.intent is not None and (foe.intent.damage or 0) >= 11
+    a = HeuristicAgent(1)(g, g.legal_actions())
+    assert a.kind == "play" and g.hand()[a.card].card_id == "defend"
+
+
+def test_the_heuristic_picks_rewards_by_worth() -> None:
+    from gcs.agents.deck import reward_scores
+
+    g = paused_states()["reward"]
+    scores = reward_scores(g)
+    offers = [str(r) for r in g.offered_rewards]
+    assert len(scores) == len(offers)
+    a = HeuristicAgent(0)(g, g.legal_actions())
+    if a.kind == "reward":
+        assert scores[a.reward] == max(scores) > 0
+    else:
+        assert max(scores) <= 0
+
+
+def test_the_registry_knows_the_agents_and_their_budgets() -> None:
+    assert isinstance(make_policy("heuristic", 1), HeuristicAgent)
+    s = make_policy("search", 1)
+    assert isinstance(s, SearchAgent) and s.iters == 200 and s.ms is None
+    s = make_policy("search:iters=25", 1)
+    assert isinstance(s, SearchAgent) and s.iters == 25
+    s = make_policy("search:ms=40", 1)
+    assert isinstance(s, SearchAgent) and s.ms == 40.0
+    s = make_policy("search:iters=10,worlds=4", 1)
+    assert isinstance(s, SearchAgent) and (s.iters, s.worlds) == (10, 4)
+    for bad in ("search:iters=0", "search:iters=x", "search:depth=3", "search:iters=1,iters=2",
+                "search:ms=-1", "heuristc"):
+        with pytest.raises(ValueError):
+            make_policy(bad, 1)
+    make_policy("greedy", 1)  # the old baseline still works
+
+
+def test_simulate_with_the_agents_gives_the_same_rows_on_any_workers(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from gcs.cli.app import main
+
+    out = {}
+    for policy in ("heuristic", "search:iters=3,worlds=2"):
+        for workers in (1, 2):
+            f = tmp_path / f"{policy.replace(':', '_').replace(',', '_')}-{workers}.jsonl"
+            code = main(["simulate", "-e", "gremlin_nob", "--battles", "6", "--chunk", "2",
+                         "--policy", policy, "--workers", str(workers), "--out", str(f),
+                         "--json"])
+            assert code == 0, capsys.readouterr().err
+            out[(policy, workers)] = [json.loads(x) for x in f.read_text().splitlines()]
+        assert out[(policy, 1)] == out[(policy, 2)]
+        assert all(row["policy"] == policy for row in out[(policy, 1)])
+    capsys.readouterr()
+    assert main(["simulate", "-e", "jaw_worm", "--policy", "search:iters=0"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "iters=0" in err and len(err.splitlines()) == 1
+    assert main(["run", "--encounters", "cultist,jaw_worm", "--policy", "search:iters=4"]) == 0
+    assert "run WON" in capsys.readouterr().out
