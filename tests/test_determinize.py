@@ -280,3 +280,24 @@ def test_saves_keep_the_known_places_and_load_the_old_format() -> None:
         with pytest.raises(SaveError, match=r"\$\.state\.known"):
             Game.from_json(C, bad)
 
+
+
+def test_an_open_choice_over_the_draw_pile_is_kept_as_it_is_shown() -> None:
+    """Decision (docs/rules.md, Hidden information): a Choice over Draw lists it top first;
+    while it is open determinize keeps its candidates as listed (the answers' indices keep
+    their meaning) and still reshuffles the unknown part of Draw."""
+    from flow_support import card, start
+
+    from gcs.flow import nodes as N
+    from gcs.flow.exprs import CardSel
+
+    seek = card("seek", 0, on_play=N.Choice(CardSel("draw"), "c", then=N.MoveCard(
+        CardSel("var", var="c"), PileScope.HAND)))
+    g = start(seek)
+    g.add_card_to_hand("seek")
+    assert g.try_play_card(g.hand()[-1]) and g.is_waiting_for_choice
+    s = g._e.s
+    assert s.choice_ids == s.draw[::-1]
+    worlds = [g.determinize(k)._e.s for k in range(20)]
+    assert all(w.choice_ids == s.choice_ids for w in worlds)
+    assert len({tuple(w.draw) for w in worlds}) > 1

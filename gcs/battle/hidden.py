@@ -14,21 +14,28 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from ..rng import Rng, derive, derive_each
+from ..rng import Rng, derive, mix
 
 if TYPE_CHECKING:
     from ..content.db import Content
     from .state import State
 
-# the streams a redraw makes, derived from its seed by name (stable across processes)
-_STREAMS: Final = ("draw", "rolls", "shuffle", "ai", "cards", "run", "game")
+# the streams a redraw makes: each a mix of the redraw's seed with a key of its own, fixed
+# here once (the 64-bit keys of derive(0, name): stable across processes and engines)
+_DRAW: Final = derive(0, "determinize:draw")
+_ROLLS: Final = derive(0, "determinize:rolls")
+_SHUFFLE: Final = derive(0, "determinize:shuffle")
+_AI: Final = derive(0, "determinize:ai")
+_CARDS: Final = derive(0, "determinize:cards")
+_RUN: Final = derive(0, "determinize:run")
+_GAME: Final = derive(0, "determinize:game")
+_MASK: Final = (1 << 64) - 1
 
 
 def redraw(c: Content, s: State, seed: int) -> int:
     """Draw everything hidden in ``s`` afresh from ``seed`` (in place); returns the new game
     seed (the seed the battles to come derive their streams from)."""
-    draw_seed, rolls_seed, shuffle, ai, cards, run, game = derive_each(
-        derive(seed, "determinize"), _STREAMS)
+    base = mix(seed & _MASK)
     # the draw pile: the known places stay, the rest is put in a canonical order (by instance
     # id: a set the player knows) and shuffled, so the hidden order in ``s`` is never read
     draw = s.draw
@@ -36,23 +43,27 @@ def redraw(c: Content, s: State, seed: int) -> int:
     hi = len(draw) - s.known_top
     if hi - lo > 1:
         middle = sorted(draw[lo:hi])
-        Rng(draw_seed).shuffle(middle)
+        Rng(mix(base ^ _DRAW)).shuffle(middle)
         draw[lo:hi] = middle
     # an enemy's rolled damage of a move it has not planned yet: rolled again, as at its creation
-    rolls = Rng(rolls_seed)
+    rolls: Rng | None = None
     for u in s.units[1:]:
+        if not u.rolled:
+            continue
         d = c.enemies.get(u.def_id)
-        if d is None or not u.rolled:
+        if d is None:
             continue
         history = u.history
         for m in d.moves:
             if (m.damage_max is not None and m.damage is not None and m.id in u.rolled
                     and m.id not in history):
+                if rolls is None:
+                    rolls = Rng(mix(base ^ _ROLLS))
                 u.rolled[m.id] = rolls.between(m.damage, m.damage_max)
     # every random stream's future, and the seed the next battles derive theirs from
-    s.rng_shuffle = Rng(shuffle)
-    s.rng_ai = Rng(ai)
-    s.rng_cards = Rng(cards)
-    s.run_rng = Rng(run)
-    s.seed = game
+    s.rng_shuffle = Rng(mix(base ^ _SHUFFLE))
+    s.rng_ai = Rng(mix(base ^ _AI))
+    s.rng_cards = Rng(mix(base ^ _CARDS))
+    s.run_rng = Rng(mix(base ^ _RUN))
+    s.seed = game = mix(base ^ _GAME)
     return game
