@@ -269,3 +269,21 @@ def test_simulate_with_the_agents_gives_the_same_rows_on_any_workers(
     assert err.startswith("error: ") and "iters=0" in err and len(err.splitlines()) == 1
     assert main(["run", "--encounters", "cultist,jaw_worm", "--policy", "search:iters=4"]) == 0
     assert "run WON" in capsys.readouterr().out
+
+
+def test_the_agents_benchmark_prints_its_tables() -> None:
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "agents.py"
+    done = subprocess.run([sys.executable, str(script), "--quick", "--only",
+                           "speed,fights,random,fairness", "--encounters", "cultist,gremlin_nob"],
+                          capture_output=True, text=True, check=True, timeout=300)
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("workload") and lines[1].startswith("engine")
+    assert lines[2].startswith("clone") and lines[3].startswith("determinize")
+    rows = [x for x in lines if x.startswith("| ") and not x.startswith("| row")]
+    # 2 encounters x 4 policies, 2 random-deck rows, 2 encounters x 2 fairness rows
+    assert len(rows) == 8 + 2 + 4
+    assert all(x.count("|") == 9 for x in rows)
+    assert lines[-1].startswith("elapsed")
