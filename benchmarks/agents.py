@@ -18,8 +18,11 @@ Sections (``--only`` picks some, comma-separated):
   uniformly from the pack with the starter deck plus 5 cards drawn uniformly from the reward
   pools (seeded from ``i``), each policy on the same battles.
 - ``runs``: ``gcs/Act1-v0`` as registered (the gym extra), episode seeds ``seed + i``.
+- ``hard``: Gremlin Nob with the player starting at 35 of 80 HP (``--hard-battles``): no policy
+  wins it always, so the win rates tell the players apart.
 - ``fairness``: the search on sampled worlds (``determinize``) and on plain copies of the real
-  game (``clone``: it sees the draw order and the enemies' future moves), same seeds.
+  game (``clone``: it sees the draw order and the enemies' future moves), same seeds: Gremlin
+  Nob at 35 HP and at full HP, Large Slime.
 
 Each row: win rate with its 95% Wilson interval, mean turns, mean HP left (won battles),
 and the policy's CPU milliseconds per decision (``time.process_time`` around each call: the
@@ -47,7 +50,8 @@ from gcs.rng import Rng, derive
 from gcs.sim.policies import make_policy
 from gcs.sim.runner import battle_seed, new_game, play_battle, policy_seed
 
-SECTIONS = ("speed", "fights", "random", "runs", "fairness")
+SECTIONS = ("speed", "fights", "hard", "random", "runs", "fairness")
+HARD = "gremlin_nob@35"
 
 
 @dataclass
@@ -106,14 +110,17 @@ class _CloningGame(Game):
         return self.clone()
 
 
-class CheatingSearch(SearchAgent):
+class CheatingSearch:
     """The search agent on plain copies of the real game (it sees what the player cannot)."""
+
+    def __init__(self, seed: int, iters: int, worlds: int) -> None:
+        self.agent = SearchAgent(seed, iters=iters, worlds=worlds)
 
     def __call__(self, game: Game, legal: list[gcs.Action]) -> gcs.Action:
         cls = game.__class__
         game.__class__ = _CloningGame
         try:
-            return super().__call__(game, legal)
+            return self.agent(game, legal)
         finally:
             game.__class__ = cls
 
@@ -128,12 +135,16 @@ def agent(policy: str, seed: int) -> Callable[[Game, list[gcs.Action]], gcs.Acti
 
 # ---------------------------------------------------------------- jobs (run in the workers)
 def fight_job(policy: str, encounter: str, seed: int, lo: int, hi: int) -> Cell:
+    """Battles ``lo``..``hi`` of ``encounter`` (``id@HP``: starting at that HP)."""
     c = gcs.builtin_content()
     cell = Cell()
+    enc, _, hp = encounter.partition("@")
     for i in range(lo, hi):
         g = new_game(c, battle_seed(seed, i))
+        if hp:
+            g._e.s.hp = int(hp)  # (the run's HP, which the battle starts with)
         pol = Timed(agent(policy, policy_seed(seed, i)))
-        r = play_battle(g, encounter, pol, take_rewards=False)
+        r = play_battle(g, enc, pol, take_rewards=False)
         cell.n += 1
         cell.wins += r.won
         cell.turns += r.turns
@@ -197,7 +208,8 @@ def run_job(policy: str, task: str, seed: int, lo: int, hi: int) -> Cell:
 
 
 JOBS: dict[str, Callable[[str, str, int, int, int], Cell]] = {
-    "fights": fight_job, "random": random_job, "runs": run_job, "fairness": fight_job}
+    "fights": fight_job, "hard": fight_job, "random": random_job, "runs": run_job,
+    "fairness": fight_job}
 
 
 def run_cells(section: str, cells: list[tuple[str, str, int]], seed: int, workers: int,
@@ -288,6 +300,7 @@ def main() -> None:
     ap.add_argument("--random-battles", type=int, default=2000)
     ap.add_argument("--runs", type=int, default=500, help="Act 1 runs per policy")
     ap.add_argument("--fair-battles", type=int, default=500)
+    ap.add_argument("--hard-battles", type=int, default=1000)
     ap.add_argument("--budgets", default="50,200", help="search iterations, comma-separated")
     ap.add_argument("--policies", default=None,
                     help="fight policies (default: random,greedy,heuristic,search budgets)")
@@ -299,7 +312,7 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="a smoke run: a few of everything")
     a = ap.parse_args()
     if a.quick:
-        a.battles, a.random_battles, a.runs, a.fair_battles = 3, 3, 1, 2
+        a.battles, a.random_battles, a.runs, a.fair_battles, a.hard_battles = 3, 3, 1, 2, 2
         a.budgets = "4"
     budgets = [int(x) for x in a.budgets.split(",") if x]
     searches = [f"search:iters={b}" for b in budgets]
@@ -325,6 +338,11 @@ def main() -> None:
                 cells.append((p, enc, n))
         res = run_cells("fights", cells, a.seed, a.workers, a.chunk)
         table("Starter deck, A0, full HP: one fight per encounter", res, encounters, policies)
+    if "hard" in only:
+        res = run_cells("hard", [(p, HARD, a.hard_battles) for p in policies], a.seed,
+                        a.workers, a.chunk)
+        table("Gremlin Nob, the player starting at 35 of 80 HP (gremlin_nob@35)", res, [HARD],
+              policies)
     if "random" in only:
         rp = [p for p in policies if p not in ("random", "greedy")] or policies
         res = run_cells("random", [(p, "random deck", a.random_battles) for p in rp],
@@ -338,12 +356,12 @@ def main() -> None:
         table(f"{a.task}: runs won, fights won per run, HP left at the end of won runs", res,
               [a.task], rp, runs=True)
     if "fairness" in only:
-        fp = [*searches[:1], f"cheat:{searches[0]}"]
-        res = run_cells("fairness", [(p, "gremlin_nob", a.fair_battles) for p in fp] +
-                        [(p, "large_slime", a.fair_battles) for p in fp], a.seed, a.workers,
-                        a.chunk)
+        fp = [x for s in searches for x in (s, f"cheat:{s}")]
+        rows = [HARD, "gremlin_nob", "large_slime"]
+        res = run_cells("fairness", [(p, r, a.fair_battles) for r in rows for p in fp],
+                        a.seed, a.workers, a.chunk)
         table("Fairness: the search on sampled worlds vs on copies of the real game (cheat:)",
-              res, ["gremlin_nob", "large_slime"], fp)
+              res, rows, fp)
     print(f"\nelapsed       {time.perf_counter() - t0:.0f} s")
     _ = math
 

@@ -283,7 +283,29 @@ def test_the_agents_benchmark_prints_its_tables() -> None:
     assert lines[0].startswith("workload") and lines[1].startswith("engine")
     assert lines[2].startswith("clone") and lines[3].startswith("determinize")
     rows = [x for x in lines if x.startswith("| ") and not x.startswith("| row")]
-    # 2 encounters x 4 policies, 2 random-deck rows, 2 encounters x 2 fairness rows
-    assert len(rows) == 8 + 2 + 4
+    # 2 encounters x 4 policies, 2 random-deck rows, 3 fairness rows x fair and cheat
+    assert len(rows) == 8 + 2 + 6
     assert all(x.count("|") == 9 for x in rows)
     assert lines[-1].startswith("elapsed")
+
+
+def test_the_agents_play_alike_on_this_engine_and_the_pure_source_tree() -> None:
+    """The same seeds give the same actions, worlds and hints in another process (another
+    hash seed) on the pure source tree: nothing depends on the engine, on object ids or on
+    the order of a set."""
+    import os
+    import subprocess
+    import sys
+
+    from agents_fingerprint import fingerprint
+
+    tests = Path(__file__).resolve().parent
+    env = dict(os.environ, PYTHONPATH=str(tests.parent), PYTHONHASHSEED="4243")
+    r = subprocess.run([sys.executable, "-P", str(tests / "agents_fingerprint.py")], cwd=tests,
+                       env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    pure = json.loads(r.stdout)
+    here = fingerprint()
+    assert pure["engine"] == "pure"
+    assert {k: v for k, v in here.items() if k != "engine"} == {
+        k: v for k, v in pure.items() if k != "engine"}

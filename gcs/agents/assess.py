@@ -188,7 +188,7 @@ def _hand(e: Engine) -> float:
     return v
 
 
-def outcome(e: Engine, start_hp: int, enemy_hp: float) -> float:
+def outcome(e: Engine, enemy_hp: float) -> float:
     """The state as a value in [0, 1]: a win 0.5 + 0.5 x HP / max HP; a loss at most 0.25 (the
     share of the enemies' HP ``enemy_hp`` taken off since the search began); a battle still
     going, the same from the HP ``assess`` expects it to end with (below 0.5 if none)."""

@@ -133,7 +133,7 @@ def search(game: Game, legal: list[Action], seed: int, iterations: int,
             path.append(child)
             node = child
         steps += rollout(world, last_turn)
-        v = outcome(world._e, 0, enemy_hp)
+        v = outcome(world._e, enemy_hp)
         for n in path:
             n.visits += 1
             n.total += v
