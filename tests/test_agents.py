@@ -309,3 +309,16 @@ def test_the_agents_play_alike_on_this_engine_and_the_pure_source_tree() -> None
     assert pure["engine"] == "pure"
     assert {k: v for k, v in here.items() if k != "engine"} == {
         k: v for k, v in pure.items() if k != "engine"}
+
+
+def test_the_user_agent_of_the_docs_plays(tmp_path: Path) -> None:
+    """docs/agents.md's example of an agent of your own, as written there, through the
+    registry (``file.py:attr``) as ``--policy`` loads it."""
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "agents.md").read_text()
+    start = doc.index("# my_agent.py")
+    f = tmp_path / "my_agent.py"
+    f.write_text(doc[start:doc.index("```", start)])
+    for i in range(2):
+        agent = Checked(make_policy(f"{f}:Lookahead", i))
+        r = play_battle(new_game(C, 60 + i), "jaw_worm", agent)
+        assert r.won and agent.calls == r.decisions
