@@ -48,7 +48,7 @@ from gcs.agents import SearchAgent
 from gcs.report.stats import wilson
 from gcs.rng import Rng, derive
 from gcs.sim.policies import make_policy
-from gcs.sim.runner import battle_seed, new_game, play_battle, policy_seed
+from gcs.sim.runner import BattleResult, battle_seed, new_game, play_battle, policy_seed
 
 SECTIONS = ("speed", "fights", "hard", "random", "runs", "fairness")
 HARD = "gremlin_nob@35"
@@ -75,6 +75,15 @@ class Cell:
         self.decisions += other.decisions
         self.cpu += other.cpu
         self.battles_won += other.battles_won
+
+    def count(self, r: BattleResult, pol: Timed) -> None:
+        """Add one battle and the time its policy took."""
+        self.n += 1
+        self.wins += r.won
+        self.turns += r.turns
+        self.hp_won += r.hp_left if r.won else 0
+        self.decisions += pol.calls
+        self.cpu += pol.cpu
 
     def row(self, label: str, policy: str, runs: bool = False) -> str:
         lo, hi = wilson(self.wins, self.n)
@@ -144,13 +153,7 @@ def fight_job(policy: str, encounter: str, seed: int, lo: int, hi: int) -> Cell:
         if hp:
             g._e.s.hp = int(hp)  # (the run's HP, which the battle starts with)
         pol = Timed(agent(policy, policy_seed(seed, i)))
-        r = play_battle(g, enc, pol, take_rewards=False)
-        cell.n += 1
-        cell.wins += r.won
-        cell.turns += r.turns
-        cell.hp_won += r.hp_left if r.won else 0
-        cell.decisions += pol.calls
-        cell.cpu += pol.cpu
+        cell.count(play_battle(g, enc, pol, take_rewards=False), pol)
     return cell
 
 
@@ -172,13 +175,7 @@ def random_job(policy: str, encounter: str, seed: int, lo: int, hi: int) -> Cell
         enc, deck = random_deck(c, seed, i)
         g = new_game(c, battle_seed(seed, i), deck)
         pol = Timed(agent(policy, policy_seed(seed, i)))
-        r = play_battle(g, enc, pol, take_rewards=False)
-        cell.n += 1
-        cell.wins += r.won
-        cell.turns += r.turns
-        cell.hp_won += r.hp_left if r.won else 0
-        cell.decisions += pol.calls
-        cell.cpu += pol.cpu
+        cell.count(play_battle(g, enc, pol, take_rewards=False), pol)
     return cell
 
 
