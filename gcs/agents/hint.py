@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from .. import checks
 from ..agent import Action, legal_actions
 from ..errors import GameError
+from ..game import Game
 from .deck import reward_scores
 from .heuristic import action_key
 from .search import DEFAULT_ITERS, WORLDS, search
-
-if TYPE_CHECKING:
-    from ..game import Game
 
 
 @dataclass(frozen=True)
@@ -35,12 +34,7 @@ def hint(game: Game, *, iters: int = DEFAULT_ITERS, ms: float | None = None, see
     ``iters`` iterations (or ``ms`` milliseconds) seeded with ``seed``, over sampled worlds
     (it never reads hidden information, and changes nothing). Actions that do the same (the
     same card at the same target) share one estimate. Empty when nothing can be input."""
-    import time
-
-    from .. import checks
-    from ..game import Game as _Game
-
-    checks.instance_of("hint", "game", game, _Game, "a gcs.Game")
+    checks.instance_of("hint", "game", game, Game, "a gcs.Game")
     checks.integer("hint", "iters", iters, 1, 10_000_000)
     checks.integer("hint", "seed", seed, -(2**64), 2**64)
     checks.integer("hint", "worlds", worlds, 1, 100_000)
