@@ -15,7 +15,7 @@ from gcs import Action, Game
 from gcs.agents import Agent, HeuristicAgent, Hint, SearchAgent, hint
 from gcs.agents.heuristic import action_key, distinct
 from gcs.content.db import Content
-from gcs.content.defs import StatusDef
+from gcs.content.defs import DeckEntry, StatusDef
 from gcs.errors import GameError
 from gcs.flow import nodes as N
 from gcs.flow.exprs import CardFilter, CardSel, Compare, CountOf, UnitSel, Var
@@ -322,3 +322,57 @@ def test_the_user_agent_of_the_docs_plays(tmp_path: Path) -> None:
         agent = Checked(make_policy(f"{f}:Lookahead", i))
         r = play_battle(new_game(C, 60 + i), "jaw_worm", agent)
         assert r.won and agent.calls == r.decisions
+
+
+def test_a_decision_tries_a_bounded_number_of_copies_however_choices_nest() -> None:
+    """A card whose On Play opens a Choice five times over (a Loop): the heuristic answers
+    the first two levels by trying each answer and the rest with the first, so a decision
+    costs (options) x MAX_ANSWERS copies at most, not MAX_ANSWERS to the fifth."""
+    from flow_support import card, start
+
+    from gcs.agents import heuristic as H
+
+    mill = card("mill", 0, on_play=N.Loop(5, N.Choice(CardSel("hand"), "c")))
+    extra = [card(f"c{i}", 1) for i in range(6)]
+    g = start(mill, *extra, deck=(DeckEntry("defend", count=2),))
+    for i in range(6):
+        g.add_card_to_hand(f"c{i}")
+    g.add_card_to_hand("mill")
+    copies = 0
+    real = Game.clone
+
+    def counting(self: Game) -> Game:
+        nonlocal copies
+        copies += 1
+        return real(self)
+
+    assert [c.card_id for c in g.hand()][-1] == "mill"
+    Game.clone = counting  # type: ignore[method-assign]
+    try:
+        legal = g.legal_actions()
+        a = H.HeuristicAgent(1)(g, legal)
+    finally:
+        Game.clone = real  # type: ignore[method-assign]
+    assert a in legal
+    options = len(distinct(g._e.s, legal))
+    assert copies <= options * (1 + H.MAX_ANSWERS)
+
+
+def test_an_option_the_content_fails_on_is_not_taken_and_nothing_crashes() -> None:
+    """A card whose On Play raises FlowError (a While that never ends): tried on a copy it is
+    skipped by the heuristic and worth 0 to the search; the real game is untouched."""
+    from flow_support import card, start
+
+    broken = card("broken", 0, on_play=N.While(True, N.GainGold(1), max_iterations=3))
+    g = start(broken, deck=(DeckEntry("strike", count=5),))
+    g.add_card_to_hand("broken")
+    before = g.to_json()
+    legal = g.legal_actions()
+    bad = next(a for a in legal if a.kind == "play" and g.hand()[a.card].card_id == "broken")
+    assert HeuristicAgent(1)(g, legal) != bad
+    st = SearchAgent(1, iters=20).search(g, legal)
+    i = [str(x) for x in st.options].index(str(bad))
+    assert st.values[i] == 0.0 and max(st.values) > 0.0
+    assert g.to_json() == before
+    with pytest.raises(GameError):
+        g.apply(bad)

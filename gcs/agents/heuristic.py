@@ -30,7 +30,7 @@ EPSILON: Final = 0.01  # a play must beat ending the turn by this much
 POWER_TURN: Final = 1.5  # a Power's lasting effect, per turn the battle still has (up to 8)
 TIE: Final = 0.01  # the cards' worth, to break ties between Choice answers
 MAX_ANSWERS: Final = 24  # Choice answers tried (the first ones, in legal order)
-MAX_NESTED: Final = 4  # Choices opened inside one tried option that are answered too
+MAX_NESTED: Final = 2  # Choice levels answered by trying (a Choice, and one its answer opens)
 _MASK: Final = (1 << 64) - 1
 
 
@@ -92,16 +92,17 @@ def tie_break(e: Engine) -> float:
     return v
 
 
-def answer(world: Game, legal: list[Action]) -> Action:
-    """The best answer of an open Choice: each distinct answer tried on a copy, the best state
-    (``assess``, ties broken by the cards' worth) kept."""
+def answer(world: Game, legal: list[Action], depth: int = 0) -> Action:
+    """The best answer of an open Choice: each distinct answer tried on a copy (the Choices it
+    opens answered one level deeper), the best state (``assess``, ties broken by the cards'
+    worth) kept."""
     s = world._e.s
     best = legal[0]
     best_v = -1e18
     for a in distinct(s, legal)[:MAX_ANSWERS]:
         w = world.clone()
-        apply(w, a)
-        settle_choices(w)
+        if not tried(w, a, depth + 1):
+            continue
         we = w._e
         v = assess(we) + TIE * tie_break(we)
         if v > best_v:
@@ -109,16 +110,28 @@ def answer(world: Game, legal: list[Action]) -> Action:
     return best
 
 
-def settle_choices(w: Game) -> None:
-    """Answer the Choices an option opened (``answer``, a few levels deep, then the first)."""
+def tried(w: Game, a: Action, depth: int) -> bool:
+    """Play ``a`` on the copy ``w`` and answer the Choices it opens; False if the content
+    failed doing it (a ``FlowError``, the step guard): that option is not taken."""
+    try:
+        apply(w, a)
+        settle_choices(w, depth)
+    except GameError:
+        return False
+    return True
+
+
+def settle_choices(w: Game, depth: int) -> None:
+    """Answer the Choices a tried option opened: by ``answer`` while ``depth`` (the Choices
+    already open around this one) is below ``MAX_NESTED``, then the first answer, so one
+    decision tries at most (options) x ``MAX_ANSWERS`` copies whatever the content nests."""
     s = w._e.s
-    depth = 0
     while s.pause == CHOICE and s.rewards is None:
         legal = legal_actions(w)
         if not legal:
             return
+        apply(w, answer(w, legal, depth) if depth < MAX_NESTED else legal[0])
         depth += 1
-        apply(w, answer(w, legal) if depth <= MAX_NESTED else legal[0])
 
 
 def best_play(world: Game, legal: list[Action]) -> Action:
@@ -138,8 +151,8 @@ def best_play(world: Game, legal: list[Action]) -> Action:
         if a.kind != PLAY:
             continue
         w = world.clone()
-        apply(w, a)
-        settle_choices(w)
+        if not tried(w, a, 1):
+            continue
         v = assess(w._e) + play_bonus(e, a)
         if v > best_v:
             best, best_v = a, v

@@ -98,6 +98,7 @@ def search(game: Game, legal: list[Action], seed: int, iterations: int,
         path = [root]
         node = root
         expanded = False
+        broken = False
         while not expanded:
             ws = world._e.s
             if not ws.active or ws.rewards is not None:
@@ -129,11 +130,21 @@ def search(game: Game, legal: list[Action], seed: int, iterations: int,
             else:
                 assert best_a is not None and best_n is not None
                 a, child = best_a, best_n
-            apply(world, a)
             path.append(child)
             node = child
-        steps += rollout(world, last_turn)
-        v = outcome(world._e, enemy_hp)
+            try:
+                apply(world, a)
+            except GameError:  # (the content failed on this option: it is worth nothing)
+                broken = True
+                break
+        if broken:
+            v = 0.0
+        else:
+            try:
+                steps += rollout(world, last_turn)
+                v = outcome(world._e, enemy_hp)
+            except GameError:
+                v = 0.0
         for n in path:
             n.visits += 1
             n.total += v
