@@ -376,3 +376,34 @@ def test_an_option_the_content_fails_on_is_not_taken_and_nothing_crashes() -> No
     assert g.to_json() == before
     with pytest.raises(GameError):
         g.apply(bad)
+
+
+def test_the_heuristic_hits_through_block_that_will_go() -> None:
+    """Curl Up gives a Louse more block than a Strike takes off; that block goes at the
+    Louse's turn start, so hitting it is still progress (counted whole, it was not: one battle
+    in 2,000 never ended). Block the enemy keeps past its turn start counts whole."""
+    from gcs.agents.assess import kept_block
+    from gcs.enums import ArmorDecayRule
+
+    g = new_game(C, 5)
+    g.set_master_deck(["strike"] * 10)
+    g.start_battle("two_louses")
+    s = g._e.s
+    assert all(u.statuses.get("curl_up") for u in s.units[1:])
+    a = HeuristicAgent(2)(g, g.legal_actions())
+    assert a.kind == "play" and a.target >= 0
+    louse = s.units[1]
+    louse.block = 8
+    assert kept_block(g._e, louse) == 4.0  # (goes at its turn start: it counts half)
+    louse.statuses["barricade"] = 1
+    assert kept_block(g._e, louse) == 8
+    del louse.statuses["barricade"]
+    keep = Game(C, seed=5, rules=gcs.BattleRules(armor_decay=ArmorDecayRule.KEEP))
+    keep.start_battle("two_louses")
+    keep._e.s.units[1].block = 8
+    assert kept_block(keep._e, keep._e.s.units[1]) == 8
+    from gcs.sim.runner import battle_seed, policy_seed
+
+    r = play_battle(new_game(C, battle_seed(1, 999)), "two_louses",
+                    HeuristicAgent(policy_seed(1, 999)))
+    assert r.won
