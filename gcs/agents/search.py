@@ -61,10 +61,16 @@ class Stats:
         self.rollout_steps = rollout_steps
 
     def best(self) -> Action:
-        """The option visited most (ties: the higher mean value, then legal order)."""
+        """The option visited most (ties: the higher mean value, then legal order); while the
+        visits are still even (within one: the paired rounds of the root), the higher mean."""
+        even = max(self.visits) - min(self.visits) <= 1
         best = 0
         for i in range(1, len(self.options)):
-            if (self.visits[i], self.values[i]) > (self.visits[best], self.values[best]):
+            if even:
+                better = self.values[i] > self.values[best]
+            else:
+                better = (self.visits[i], self.values[i]) > (self.visits[best], self.values[best])
+            if better:
                 best = i
         return self.options[best]
 
@@ -74,7 +80,11 @@ def search(game: Game, legal: list[Action], seed: int, iterations: int,
            rollout_turns: int = MAX_ROLLOUT_TURNS) -> Stats:
     """Search the decision ``legal`` of ``game``: ``iterations`` iterations, or, when
     ``deadline`` (a ``time.perf_counter()`` value) is not 0, until then (at least one).
-    Iteration ``i`` plays on a copy of sampled world ``i mod worlds``."""
+    The first rounds are paired: each round plays every root option once on the same sampled
+    world (one world a round, ``worlds`` rounds at most, whole rounds only when the budget is
+    in iterations), so the root's values compare the options on the same draws (the rollout
+    algorithm); then UCB1 picks at the root too, and iteration ``i`` plays on a copy of world
+    ``i mod worlds``."""
     s = game._e.s
     options = distinct(s, legal)
     keys = [action_key(s, a) for a in options]
@@ -87,18 +97,33 @@ def search(game: Game, legal: list[Action], seed: int, iterations: int,
     pool: list[Game] = []
     steps = 0
     done = 0
+    n_opts = len(options)
+    paired = n_opts * worlds
+    if not deadline:
+        paired = min(paired, iterations - iterations % n_opts)
     while (done < iterations) if not deadline else (
             done == 0 or time.perf_counter() < deadline):
+        i = done
         done += 1
-        if len(pool) < worlds:
-            world = game.determinize(mix(seed ^ (done * _GOLDEN & _MASK)))
-            pool.append(world.clone())
-        else:
-            world = pool[done % worlds].clone()
+        w = i // n_opts if i < paired else i % worlds
+        while w >= len(pool):  # (world k is drawn from the seed and k alone)
+            pool.append(game.determinize(mix(seed ^ ((len(pool) + 1) * _GOLDEN & _MASK))))
+        world = pool[w].clone()
         path = [root]
         node = root
         expanded = False
         broken = False
+        if i < paired:  # a paired round: the root option in turn, on this round's world
+            first = root.children[keys[i % n_opts]]
+            first.avail += 1
+            path.append(first)
+            node = first
+            expanded = first.visits == 0
+            try:
+                apply(world, options[i % n_opts])
+            except GameError:
+                broken = True
+                expanded = True
         while not expanded:
             ws = world._e.s
             if not ws.active or ws.rewards is not None:
