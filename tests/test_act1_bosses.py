@@ -6,6 +6,9 @@ Slime (L), each with its current HP as max HP, which split again at their own ha
 
 from __future__ import annotations
 
+from act1_support import battle as start
+from act1_support import hero
+
 import gcs
 from gcs import events as ev
 from gcs.battle import combat
@@ -16,13 +19,7 @@ C = gcs.builtin_content()
 
 
 def battle(seed: int = 1) -> gcs.Game:
-    g = gcs.Game(C, seed=seed)
-    g.start_battle("slime_boss")
-    return g
-
-
-def hero(g: gcs.Game) -> gcs.Unit:
-    return g._e.s.units[0]
+    return start(C, "slime_boss", seed)
 
 
 def test_slime_boss_has_140_hp_and_is_the_act_boss() -> None:

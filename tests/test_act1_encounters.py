@@ -12,8 +12,9 @@ once instead of twice) is off by >= 0.08.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
+
+from act1_support import near as bound
 
 import gcs
 from gcs.battle.start import roll_enemies
@@ -23,9 +24,9 @@ C = gcs.builtin_content()
 N = 20_000
 
 
-def near(count: int, p: float, n: int = N) -> bool:
-    """``count`` successes out of ``n`` are within the 4-sigma bound of probability ``p``."""
-    return abs(count / n - p) <= 4 * math.sqrt(0.25 / n)
+def near(count: int, p: float) -> bool:
+    """``count`` of the ``N`` rolls are within the 4-sigma bound of probability ``p``."""
+    return bound(count, p, N)
 
 
 def rolls(encounter: str, n: int = N) -> Counter[tuple[str, ...]]:

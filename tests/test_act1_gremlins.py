@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from act1_support import battle as start
+from act1_support import hero
+
 import gcs
 from gcs.battle.intents import plan_intent
 from gcs.content.db import Content
@@ -31,13 +34,7 @@ C = _with_trio()
 
 
 def battle(seed: int = 1) -> gcs.Game:
-    g = gcs.Game(C, seed=seed)
-    g.start_battle("gremlin_trio")
-    return g
-
-
-def hero(g: gcs.Game) -> gcs.Unit:
-    return g._e.s.units[0]
+    return start(C, "gremlin_trio", seed)
 
 
 def test_gremlin_hp_is_rolled_over_the_game_ranges() -> None:
