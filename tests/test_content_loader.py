@@ -130,7 +130,7 @@ def test_validate_path_summary() -> None:
     assert ok
     assert lines == [f"ok: pack 'ironclad': {len(c.cards)} cards, {len(c.statuses)} statuses, "
                      f"{len(c.enemies)} enemies, {len(c.encounters)} encounters, 1 character, "
-                     f"2 reward tables, {len(c.graphs)} graphs"]
+                     f"{len(c.reward_tables)} reward tables, {len(c.graphs)} graphs"]
 
 
 def test_validate_missing_path(tmp_path: Path) -> None:

@@ -402,7 +402,9 @@ def encounter(x: D.EncounterDef) -> Data:
                   rewards=x.rewards,
                   kind=x.kind if x.kind != "normal" else None,
                   hand_discard=rule.value if rule is not HandDiscardRule.DISCARD_ON_TURN_END
-                  else None)
+                  else None, pool=x.pool,
+                  weight=x.weight if x.pool is not None and x.weight != 1 else None,
+                  exclusions=list(x.exclusions) or None)
 
 
 def character(c: D.CharacterDef) -> Data:
