@@ -66,13 +66,21 @@ class PlaySession:
         self.recording = False
         return self.game
 
-    def next_battle(self, encounter: str | None) -> str | None:
-        """Start the next battle of the run; returns a refusal (nothing changed) or None."""
-        enc = encounter or self.encounter
+    def next_refusal(self, encounter: str | None) -> str | None:
+        """Why ``next_battle(encounter)`` would be refused now (None: it would start)."""
         if self.game.is_battle_active:
             return "a battle is still going on: finish it first"
+        enc = encounter or self.encounter
         if enc not in self.content.encounters:
             return f"unknown encounter {enc!r}"
+        return None
+
+    def next_battle(self, encounter: str | None) -> str | None:
+        """Start the next battle of the run; returns a refusal (nothing changed) or None."""
+        why = self.next_refusal(encounter)
+        if why is not None:
+            return why
+        enc = encounter or self.encounter
         self.recording = False
         self.game.start_battle(enc)
         self.game.settle()

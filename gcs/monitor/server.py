@@ -30,7 +30,8 @@ from .recorder import Recorder
 from .snapshot import PHASE_INPUT, build
 
 STATIC = Path(__file__).resolve().parent / "static"
-MAX_MESSAGE = 16_384
+MAX_MESSAGE = 16_384  # characters: a longer message gets an error reply
+WS_MAX_FRAME = 1 << 20  # bytes: a longer WebSocket message closes the connection (1009)
 
 
 class _Server(uvicorn.Server):
@@ -135,6 +136,9 @@ class Hub:
         enc = msg.get("encounter")
         if enc is not None and not isinstance(enc, str):
             return {"type": "error", "error": "next needs an 'encounter' id (text) or null"}
+        why = session.next_refusal(enc)
+        if why is not None:  # refused before anything changed (a lost run stays as it is)
+            return {"type": "refused", "action": "next", "error": why}
         if session.lost:
             self.recorder.close()
             self.generation += 1
@@ -153,13 +157,13 @@ class Hub:
 
 def _app(hub: Hub, token: str) -> Starlette:
     async def index(request: Request) -> Response:
-        if not secrets.compare_digest(request.query_params.get("token", ""), token):
+        if not _token_ok(request.query_params.get("token", ""), token):
             return PlainTextResponse("403: this monitor needs its token (see the URL it printed)",
                                      status_code=403)
         return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"))
 
     async def ws_endpoint(ws: WebSocket) -> None:
-        if not secrets.compare_digest(ws.query_params.get("token", ""), token):
+        if not _token_ok(ws.query_params.get("token", ""), token):
             await ws.close(code=1008)
             return
         await ws.accept()
@@ -185,6 +189,12 @@ def _app(hub: Hub, token: str) -> Starlette:
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ])
+
+
+def _token_ok(given: str, token: str) -> bool:
+    """Whether ``given`` is the token, in constant time; any text (non-ASCII too) is compared
+    as UTF-8 bytes, so a strange token is refused like a wrong one, never an error."""
+    return secrets.compare_digest(given.encode("utf-8", "backslashreplace"), token.encode())
 
 
 def _answer(hub: Hub, text: str | None, data: bytes | None) -> dict[str, Any]:
@@ -254,8 +264,12 @@ class Monitor:
         self.port: int = sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         self.url = f"http://{shown}:{self.port}/?token={self.token}"
+        # wsproto: it answers a bad handshake (a line over 8 KB, say) with an HTTP error and
+        # closes on an invalid UTF-8 frame (1007) without a traceback, where uvicorn's
+        # websockets-sansio left the first unanswered and logged the second as an ERROR
         config = uvicorn.Config(_app(self.hub, self.token), log_level="warning",
-                                lifespan="off", ws="websockets-sansio", timeout_graceful_shutdown=1)
+                                lifespan="off", ws="wsproto", ws_max_size=WS_MAX_FRAME,
+                                timeout_graceful_shutdown=1)
         self._server = _Server(config)
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]},
                                         name=f"gcs-monitor-{self.port}", daemon=True)
