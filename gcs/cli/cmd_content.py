@@ -59,19 +59,11 @@ def cards(query: Annotated[str | None, typer.Argument(
     con.print(f"{shown} of {len(content.cards)} cards")
 
 
-class _Keep(dict[str, str]):
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
-
-
 def card_text(card: GameCard) -> str:
-    """The card's text with its numbers filled in (``Deal 6 damage.``)."""
-    values = _Keep({k: str(v) for k, v in card.numbers.items()})
-    values["cost"] = "X" if card.x_cost else str(card.cost)
-    try:
-        return card.text.format_map(values)
-    except (ValueError, IndexError):
-        return card.text
+    """The card's text with its numbers filled in (``Deal 6 damage.``), as on its face."""
+    from ..battle.describe import fill
+
+    return fill(card)
 
 
 def encounters(pack: Pack = None) -> None:
