@@ -12,7 +12,8 @@ is measured from Python: the call returns, then Playwright waits until the page'
 changes, so it includes one Playwright round trip (an upper bound).
 
 Output (stable wording, one line each):
-    events tab, 500 events: page latency median 6.1 ms, p95 9.8 ms, max 14.0 ms over 100 changes (target < 100 ms)
+    events tab, 500 events: page latency median 6.1 ms, p95 9.8 ms, max 14.0 ms over 100 changes
+        (target < 100 ms)
     ...
     apply() while watched: 310 us per call (unwatched 25 us)
 """
