@@ -57,6 +57,7 @@ class Hub:
         self.wakes: set[asyncio.Event] = set()
         self._pending = threading.Event()
         self.generation = 0  # bumped when the page must start over (another branch, a new run)
+        self.closing = False  # the monitor is closing: stop answering (a backlog is dropped)
         if session is not None:
             session.on_change = self.changed
             self._watched: Recorder | None = None
@@ -117,7 +118,7 @@ class Hub:
         board when no battle is active there."""
         s = copy._e.s
         board = None if s.active else rec.board(s.battles)
-        return build(copy, legal=live and self.mode == "play", board=board)
+        return build(copy, legal=live and self.mode != "replay", board=board)
 
     def live_state(self) -> dict[str, Any]:
         rec = self.recorder
@@ -259,13 +260,17 @@ def _app(hub: Hub, token: str) -> Starlette:
         hub.wakes.add(wake)
         pusher = asyncio.create_task(_push(ws, hub, wake))
         try:
-            while True:
+            while not hub.closing:
                 m = await ws.receive()
                 if m["type"] == "websocket.disconnect":
                     break
                 reply = _answer(hub, m.get("text"), m.get("bytes"))
                 await ws.send_text(json.dumps(reply))
                 wake.set()  # a play changed the game: push it now
+                # (a read hands over every message of the chunk it read, and neither receive
+                # nor send waits when there is more: yield, so a page that floods the server
+                # cannot starve the others, new connections or a close)
+                await asyncio.sleep(0)
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # the page went away
         finally:
@@ -391,6 +396,7 @@ class Monitor:
 
     def close(self) -> None:
         """Stop the server and detach from the game (the game is left as it was)."""
+        self.hub.closing = True
         self._server.should_exit = True
         self._thread.join(10)
         self.hub.close()
