@@ -16,7 +16,7 @@ const ui = {
   atSeq: null,       // the event clicked to travel (highlighted), if any
   events: [], types: new Set(), battles: new Map(),
   moments: [], kept: { recent: 0, thinned: 0, thin: 1 },
-  rows: [],          // the Events tab's rows: event indexes, or {h: group title}
+  rows: [],          // the Events tab's rows: event indexes, or {e: index} for a group header
   shownEvents: 0, typesDirty: false,
   rowKey: null,      // (battle, turn) of the last row's group
   selected: null,    // hand index waiting for a target
@@ -229,7 +229,7 @@ function unitHtml(u, opts) {
 
 function cardHtml(c, extra) {
   extra = extra || {};
-  const unplayable = extra.hand && !c.playable;
+  const unplayable = extra.hand && !c.playable && !!c.why;  // (a past moment says nothing)
   const cls = ["card", c.type, c.upgraded ? "upgraded" : "", c.playable ? "playable" : "",
     unplayable ? "unplayable" : "", extra.cls || ""].join(" ");
   let costCls = "";
@@ -439,15 +439,16 @@ function matches(e) {
   return e._text.includes(q);
 }
 
-function groupTitle(e) {
+function groupTitle(e) {  // (at render time: a battle's encounter is known from its BattleStarted)
   const enc = ui.battles.get(e.battle);
-  return e.battle ? `Battle ${e.battle}${enc ? " · " + enc : ""} · turn ${e.turn}` : "Before any battle";
+  const turn = e.turn ? `turn ${e.turn}` : "setup";
+  return e.battle ? `Battle ${e.battle}${enc ? " · " + enc : ""} · ${turn}` : "Before any battle";
 }
 
 function pushRow(i) {
   const e = ui.events[i];
   const key = e.battle + ":" + e.turn;
-  if (key !== ui.rowKey) { ui.rows.push({ h: groupTitle(e), e: i }); ui.rowKey = key; }
+  if (key !== ui.rowKey) { ui.rows.push({ e: i }); ui.rowKey = key; }
   ui.rows.push(i);
   ui.shownEvents += 1;
 }
@@ -495,7 +496,7 @@ function renderEvents(follow) {
   for (let r = first; r < last; r++) {
     const row = ui.rows[r];
     const top = `style="top:${r * ROW}px"`;
-    if (typeof row !== "number") { html += `<div class="event-group" ${top}>${esc(row.h)}</div>`; continue; }
+    if (typeof row !== "number") { html += `<div class="event-group" ${top}>${esc(groupTitle(ui.events[row.e]))}</div>`; continue; }
     const e = ui.events[row];
     const m = momentById(e.m);
     const ok = e.m >= 0 && kept(m);
