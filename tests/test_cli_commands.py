@@ -212,3 +212,31 @@ def test_play_takes_a_deck_with_upgraded_cards(capsys: Capsys,
     assert code == 0 and "0: Bash+ [2] attack: Deal 10 damage. Apply 3 Vulnerable." in out
     code, _, err = play(capsys, monkeypatch, ["quit"], "--deck", "bassh")
     assert code == 2 and "did you mean 'bash'" in err
+
+
+# ---------------------------------------------------------------- the report links its battles
+
+
+def test_report_lists_battles_to_look_at_with_the_command_that_opens_each(
+        tmp_path: Path, capsys: Capsys) -> None:
+    import re
+
+    from gcs.cli.cmd_replay import row_replay
+    from gcs.monitor.play import recording
+
+    rows = tmp_path / "rows.csv"
+    assert run_cli(capsys, "simulate", "-e", "jaw_worm,cultist", "--battles", "20", "--seed", "6",
+                   "--out", str(rows), "--quiet")[0] == 0
+    assert run_cli(capsys, "report", str(rows))[0] == 0
+    page = (tmp_path / "rows.html").read_text(encoding="utf-8")
+    assert "Battles to look at" in page
+    found = re.findall(r"gcs monitor --from (\S+) --row (\d+)", page)
+    assert len(found) >= 6 and {f for f, _ in found} == {str(rows)}
+    all_rows = list(read_rows(rows))
+    longest = max(range(20), key=lambda i: (all_rows[i]["turns"], -i))
+    assert ("longest battle</td><td>" + str(longest)) in page
+    for _, n in found[:3]:  # each command opens that row's battle
+        want = all_rows[int(n)]
+        session = recording(gcs.builtin_content(), row_replay(rows, None, int(n), None, None),
+                            source="row")
+        assert session.game.turn_number == want["turns"]
