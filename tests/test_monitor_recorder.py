@@ -59,14 +59,16 @@ def test_a_moment_after_a_battle_keeps_its_final_board() -> None:
     rec.close()
 
 
-def test_copies_past_the_recent_window_are_thinned_and_bounded() -> None:
+def test_old_moments_are_packed_thinned_and_bounded_and_still_exact() -> None:
     g = _game()
-    rec = Recorder(g, lambda: None, recent=50, old=4)
+    rec = Recorder(g, lambda: None, hot=10, recent=50, old=4)
+    saves: dict[int, dict[str, object]] = {}  # call moment -> the game's save there
     for _ in range(300):
         if not g.is_battle_active:
             g.start_battle("jaw_worm")
         else:
             g.apply(g.legal_actions()[0])
+        saves[rec.version - 1] = g.to_json()
     newest = rec.version - 1
     kept = rec.kept()
     recent, thinned = rec.kept_from()
@@ -74,6 +76,18 @@ def test_copies_past_the_recent_window_are_thinned_and_bounded() -> None:
     old = [k for k in kept if k < recent]
     assert len(old) == 4 and old[0] == thinned
     assert all(k % 20 == 0 and rec.moment(k).kind == "call" for k in old)  # type: ignore[union-attr]
+    assert len(rec.copies) <= 10 + 8 and set(rec.packed) == set(kept) - set(rec.copies)
+    # a packed moment is exact: its save loads to the game as it was, its view is the page's
+    for k in [*old, *(k for k in rec.packed if k >= recent)]:
+        m = rec.moment(k)
+        assert m is not None
+        view = rec.view_of(k)
+        assert view is not None and view["turn"] == m.turn and view["phase"] == m.phase
+        if m.kind == "call":
+            copy = rec.copy_of(k)
+            assert copy is not None and copy.to_json() == saves[k] == rec.save_of(k)
+        else:
+            assert rec.copy_of(k) is None and rec.save_of(k) is None
     rec.close()
 
 

@@ -157,3 +157,33 @@ def test_the_event_log_cut_does_not_depend_on_who_listens() -> None:
         assert len(a) == len(b) and [type(x) for x in a] == [type(x) for x in b]
         cuts += len(a) < 6_000 and len(heard) > 10_000
     assert cuts > 0 and watched.to_json() == twin.to_json()
+
+
+def test_packed_moments_travel_save_and_fork_exactly() -> None:
+    """Moments past the newest few are packed (compressed JSON, out of the GC's way): the page
+    still travels to them, downloads their save, and plays on from them exactly."""
+    content = gcs.builtin_content()
+    session = PlaySession(content, "jaw_worm", 5)
+    hub = Hub(session.game, session)
+    session.recorder.hot = 3  # (default 200: pack almost everything here)
+    session.begin()
+    states: dict[int, dict[str, object]] = {}
+    for _ in range(30):
+        g = session.game
+        if not g.legal_actions():
+            break
+        assert hub.handle({"type": "act", "action": str(g.legal_actions()[0])})["type"] == "ok"  # type: ignore[index]
+        states[hub.recorder.version - 1] = g.to_json()
+    rec = hub.recorder
+    assert len(rec.packed) > 20 and len(rec.copies) <= 3 + 8
+    early = min(k for k in states if k in rec.packed)
+    reply = hub.handle({"type": "travel", "moment": early})
+    assert reply is not None and reply["type"] == "state" and reply["moment"] == early
+    saved = hub.handle({"type": "save", "moment": early})
+    assert saved is not None and saved["data"] == states[early]
+    phase = next(m.id for m in rec.moments if m.kind == "phase" and m.id in rec.packed)
+    assert hub.handle({"type": "travel", "moment": phase})["type"] == "state"  # type: ignore[index]
+    assert "inside a call" in hub.handle({"type": "save", "moment": phase})["error"]  # type: ignore[index]
+    assert hub.handle({"type": "fork", "moment": early})["type"] == "ok"  # type: ignore[index]
+    assert session.game.to_json() == states[early]
+    hub.close()

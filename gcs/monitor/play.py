@@ -63,6 +63,8 @@ class PlaySession:
         self.save = Path(save) if save is not None else None
         self.read_only = False
         self.on_change: Callable[[], None] = lambda: None
+        # where the recorders pack old moments (the monitor's server thread; at once without one)
+        self.schedule: Callable[[Callable[[], None]], None] = lambda fn: fn()
         self.branches: list[Branch] = []
         self.current = self._root(self._new_game())
 
@@ -70,12 +72,15 @@ class PlaySession:
     def _notify(self) -> None:
         self.on_change()
 
+    def _schedule(self, fn: Callable[[], None]) -> None:
+        self.schedule(fn)
+
     def _new_game(self) -> Game:
         return new_game(self.content, self.seed, self.deck, self.character)
 
     def _root(self, game: Game) -> Branch:
         b = Branch(len(self.branches), "run" if not self.branches else f"run {len(self.branches) + 1}",
-                   [], game, Recorder(game, self._notify, auto=False))
+                   [], game, Recorder(game, self._notify, auto=False, schedule=self._schedule))
         self.branches.append(b)
         return b
 
@@ -114,7 +119,8 @@ class PlaySession:
         if base is None:
             return f"the state of moment {moment} is no longer kept"
         game = base._copy(log=False)  # (the moment's copy stays as it was)
-        rec = Recorder(game, self._notify, auto=False, prefix=cur.recorder, upto=moment)
+        rec = Recorder(game, self._notify, auto=False, prefix=cur.recorder, upto=moment,
+                       schedule=self._schedule)
         b = Branch(len(self.branches), f"branch {len(self.branches)} (from {cur.name} at {m.label})",
                    cur.steps[:m.step], game, rec, parent=cur.id, fork=moment)
         self.branches.append(b)

@@ -13,14 +13,20 @@ the page can travel to, with a frozen copy of the game as it was there:
 Each event belongs to the moment that ends after it. The final board of each battle (taken
 when ``BattleEnded`` is published, before the battle closes its piles) is kept, so a moment
 after a battle still shows how it ended. Memory is bounded: events and moments are rings
-(``limit``), the copies of the newest ``recent`` moments are all kept and older ones are
-thinned to one call moment in ``THIN``, at most ``old`` of them. Standard library only.
+(``limit``); the newest ``hot`` moments keep their copies as games; older ones are *packed*
+(the page's view of them and, between calls, their engine save, as compressed JSON: out of
+the garbage collector's way, so a long session does not slow every collection of the
+process); the newest ``recent`` moments are all kept and older ones are thinned to one call
+moment in ``THIN``, at most ``old`` of them. Packing runs where ``schedule`` says (the
+monitor's server thread), never in the middle of the game's call. Standard library only.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import threading
+import zlib
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,11 +37,30 @@ from ..enums import BattlePhase
 from ..events import BattleEnded, CardPlayed, ChoiceMade, Event, PhaseChanged, RewardApplied
 from ..game import Game
 from ..guard import watch_calls
-from .snapshot import event_data, frozen_copy
+from .snapshot import build, event_data, frozen_copy
 
 #: Phases whose end is a moment of its own inside a call (the game acted on its own in them).
 STOP_AFTER = frozenset({BattlePhase.PLAYER_TURN_END, BattlePhase.ENEMY_PHASE})
 THIN = 20  # past the ``recent`` moments, one call moment in THIN keeps its copy
+PACK_BATCH = 8  # moments packed at a time (a short pause on the thread that packs)
+
+
+def _zjson(data: Any) -> bytes:
+    return zlib.compress(json.dumps(data, separators=(",", ":")).encode(), 1)
+
+
+def _unzjson(data: bytes) -> Any:
+    return json.loads(zlib.decompress(data))
+
+
+@dataclass(frozen=True, slots=True)
+class Packed:
+    """A moment's copy, packed as compressed JSON (a bytes object: nothing for the GC to walk):
+    between calls the engine's save of it (the page's view is built from it when asked), inside
+    a call the page's view of it (a save there could not be loaded: the wave is half-run)."""
+
+    view: bytes | None
+    save: bytes | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,8 +125,9 @@ class Recorder:
     """Events, moments with the copies of the game there, and the latest copy (``live``)."""
 
     def __init__(self, game: Game, on_change: Callable[[], None], *, limit: int = 20_000,
-                 recent: int = 3_000, old: int = 1_000, auto: bool = True,
-                 prefix: Recorder | None = None, upto: int | None = None) -> None:
+                 hot: int = 200, recent: int = 3_000, old: int = 1_000, auto: bool = True,
+                 prefix: Recorder | None = None, upto: int | None = None,
+                 schedule: Callable[[Callable[[], None]], None] | None = None) -> None:
         self.game = game
         self.on_change = on_change
         self.auto = auto
@@ -109,9 +135,15 @@ class Recorder:
         self.events: deque[EventRecord] = deque(maxlen=limit)
         self.moments: deque[Moment] = deque(maxlen=limit)
         self.copies: dict[int, Game] = {}  # moment id -> the game there (never changed)
+        self.packed: dict[int, Packed] = {}  # moment id -> its copy, packed (past ``hot``)
+        self.hot = min(hot, recent)
+        self.schedule = schedule if schedule is not None else (lambda fn: fn())
+        self._packing = False  # a packing run is scheduled
         self.boards: dict[int, Game] = {}  # battle number -> its final board
         self.recent, self.old = recent, old
         self._old: deque[int] = deque()  # the thinned copies kept past ``recent``, oldest first
+        self._old_set: set[int] = set()
+        self._thin_next = 0  # the next moment to thin when it leaves the ``recent`` window
         self.next_seq = 0
         self._open: list[EventRecord] = []  # the events of the moment not yet ended
         self._call: list[EventRecord] = []  # the events of the call not yet ended (its label)
@@ -135,8 +167,11 @@ class Recorder:
             self.events.extend(r for r in prefix.events if r.seq <= last)
             self.moments.extend(moments)
             self.copies = {k: v for k, v in prefix.copies.items() if k <= upto}
+            self.packed = {k: v for k, v in prefix.packed.items() if k <= upto}
             self.boards = dict(prefix.boards)
             self._old = deque(k for k in prefix._old if k <= upto)
+            self._old_set = set(self._old)
+            self._thin_next = prefix._thin_next
         self.next_seq = last + 1
         self._prev_cards = dict(self.copies[upto]._e.s.cards) if upto in self.copies else {}
 
@@ -219,23 +254,64 @@ class Recorder:
             self.moments.append(Moment(mid, first, self.next_seq - 1, label, kind, s.turn,
                                        s.battles, s.phase.name, step))
             self.copies[mid] = copy
-            self._thin(mid)
+            self._thin()
+            due = len(self.copies) > self.hot + PACK_BATCH and not self._packing
+            self._packing = self._packing or due
+        if due:
+            self.schedule(self._pack)
         self.on_change()
 
-    def _thin(self, newest: int) -> None:
-        """The copy that just left the ``recent`` window stays only if it is a call moment
-        numbered a multiple of THIN, and then only among the newest ``old`` such copies."""
-        gone = newest - self.recent
-        if gone < 0 or gone not in self.copies:
+    def _pack(self) -> None:
+        """Pack the oldest copies past the ``hot`` window (a batch), then thin the packed ones.
+        Reads only frozen copies: any thread may run it (the monitor's server thread does)."""
+        try:
+            with self.lock:
+                cut = self.version - self.hot
+                todo = sorted(k for k in self.copies if k < cut)[:PACK_BATCH]
+                games = [(k, self.copies[k]) for k in todo]
+                calls = {m.id for m in self.moments if m.id in self.copies and m.kind == "call"}
+            done: dict[int, Packed] = {}
+            for k, g in games:
+                if k in calls:
+                    done[k] = Packed(None, _zjson(self._save(g)))
+                else:
+                    done[k] = Packed(_zjson(self._view(g)), None)
+            with self.lock:
+                for k in done:
+                    self.copies.pop(k, None)
+                self.packed.update(done)
+                for k in done:  # (packed after it left the window: the rule applies now)
+                    if k < self._thin_next:
+                        self._rule(k)
+                more = len(self.copies) > self.hot + PACK_BATCH
+        finally:
+            self._packing = False
+        if more:
+            self._packing = True
+            self.schedule(self._pack)
+
+    def _thin(self) -> None:
+        """Past the ``recent`` window, keep a packed moment only if it is a call moment numbered
+        a multiple of THIN, and then only among the newest ``old`` such (under the lock; each
+        moment is looked at once, when it leaves the window)."""
+        cut = self.version - self.recent
+        while self._thin_next < cut:
+            self._rule(self._thin_next)
+            self._thin_next += 1
+
+    def _rule(self, k: int) -> None:
+        packed = self.packed.get(k)
+        if packed is None or k in self._old_set:
             return
-        first = self.moments[0].id
-        m = self.moments[gone - first] if gone >= first else None
-        if m is None or m.kind != "call" or gone % THIN:
-            del self.copies[gone]
+        if packed.save is None or k % THIN:
+            del self.packed[k]
             return
-        self._old.append(gone)
-        if len(self._old) > self.old:
-            self.copies.pop(self._old.popleft(), None)
+        self._old.append(k)
+        self._old_set.add(k)
+        while len(self._old) > self.old:
+            gone = self._old.popleft()
+            self._old_set.discard(gone)
+            self.packed.pop(gone, None)
 
     # ------------------------------------------------------------ any thread
     def moment(self, mid: int) -> Moment | None:
@@ -247,9 +323,46 @@ class Recorder:
             return self.moments[i] if 0 <= i < len(self.moments) else None
 
     def copy_of(self, mid: int) -> Game | None:
-        """The game at moment ``mid`` (None when its copy was not kept)."""
+        """The game at moment ``mid``: its copy, or one loaded from its packed save (None when
+        it was not kept, or is a packed moment inside a call, which has only its view)."""
         with self.lock:
-            return self.copies.get(mid)
+            copy, packed = self.copies.get(mid), self.packed.get(mid)
+        if copy is not None or packed is None or packed.save is None:
+            return copy
+        return Game.from_json(self.game.content, _unzjson(packed.save))
+
+    def _view(self, g: Game) -> dict[str, Any]:
+        """The page's (read-only) view of a copy, with the last battle's final board."""
+        s = g._e.s
+        return build(g, legal=False, board=None if s.active else self.board(s.battles))
+
+    def view_of(self, mid: int) -> dict[str, Any] | None:
+        """The page's view of a packed moment (None: not packed; see ``copy_of``)."""
+        with self.lock:
+            packed = self.packed.get(mid)
+        if packed is None:
+            return None
+        if packed.view is not None:
+            return dict(_unzjson(packed.view))
+        copy = self.copy_of(mid)
+        return None if copy is None else self._view(copy)
+
+    def save_of(self, mid: int) -> dict[str, Any] | None:
+        """The engine's save of a moment between calls (None: inside a call, or not kept)."""
+        m = self.moment(mid)
+        if m is None or m.kind != "call":
+            return None
+        with self.lock:
+            copy, packed = self.copies.get(mid), self.packed.get(mid)
+        if copy is not None:
+            return self._save(copy)
+        return None if packed is None or packed.save is None else dict(_unzjson(packed.save))
+
+    def _save(self, copy: Game) -> dict[str, Any]:
+        """A copy's save, logging as the watched game does (a copy itself logs nothing)."""
+        data = copy.to_json()
+        data["logging"] = self.game._e.logging
+        return data
 
     def board(self, battle: int) -> Game | None:
         """The final board of battle number ``battle`` (None: not ended, or too old)."""
@@ -289,6 +402,6 @@ class Recorder:
             return recent, self._old[0] if self._old else recent
 
     def kept(self) -> list[int]:
-        """The moments whose copies are kept, in order."""
+        """The moments whose copies are kept (as games or packed), in order."""
         with self.lock:
-            return sorted(self.copies)
+            return sorted(self.copies.keys() | self.packed.keys())

@@ -13,6 +13,7 @@ import json
 import secrets
 import socket
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -60,9 +61,10 @@ class Hub:
         self.closing = False  # the monitor is closing: stop answering (a backlog is dropped)
         if session is not None:
             session.on_change = self.changed
+            session.schedule = self.schedule
             self._watched: Recorder | None = None
         else:
-            self._watched = Recorder(game, self.changed)
+            self._watched = Recorder(game, self.changed, schedule=self.schedule)
         self._cache: tuple[int, int, dict[str, Any]] | None = None
         self._shown: Recorder = self.recorder
 
@@ -98,6 +100,16 @@ class Hub:
         self._pending.set()
         with contextlib.suppress(RuntimeError):  # the loop has closed
             loop.call_soon_threadsafe(self._wake)
+
+    def schedule(self, fn: Callable[[], None]) -> None:
+        """Run ``fn`` on the server thread, soon (the recorders pack old moments there, off the
+        game's thread); before the server runs, at once."""
+        loop = self.loop
+        if loop is None:
+            fn()
+            return
+        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody reads them now
+            loop.call_soon_threadsafe(fn)
 
     def _wake(self) -> None:
         self._pending.clear()
@@ -182,11 +194,14 @@ class Hub:
                 return {"type": "error", "error": f"event {seq} has no recorded moment"}
         if not _is_int(mid):
             return {"type": "error", "error": "travel needs an integer 'moment' (or 'seq')"}
-        copy = self.session.state_at(mid) if self.session is not None else rec.copy_of(mid)
-        if copy is None:
-            return {"type": "error", "error": f"moment {mid} has no kept state"}
+        view = rec.view_of(mid)
+        if view is None:
+            copy = self.session.state_at(mid) if self.session is not None else rec.copy_of(mid)
+            if copy is None:
+                return {"type": "error", "error": f"moment {mid} has no kept state"}
+            view = self.state_of(rec, mid, copy, live=False)
         return {"type": "state", "live": False, "moment": mid, "generation": self.generation,
-                "state": self.state_of(rec, mid, copy, live=False)}
+                "state": view}
 
     def _save(self, msg: dict[str, Any]) -> dict[str, Any]:
         """The engine's save (``Game.to_json``) of a moment, to load with ``Game.from_json``."""
@@ -196,10 +211,17 @@ class Hub:
             mid = rec.version - 1
         if not _is_int(mid):
             return {"type": "error", "error": "save needs an integer 'moment' or null"}
-        copy = self.session.state_at(mid) if self.session is not None else rec.copy_of(mid)
-        if copy is None:
+        m = rec.moment(mid)
+        if m is not None and m.kind != "call":
+            return {"type": "error", "error": f"moment {mid} is inside a call: no save of it "
+                    "could be loaded (pick the moment that call ended)"}
+        data = rec.save_of(mid)
+        if data is None and self.session is not None and m is not None:
+            copy = self.session.state_at(mid)
+            data = copy.to_json() if copy is not None else None
+        if data is None:
             return {"type": "error", "error": f"moment {mid} has no kept state"}
-        return {"type": "save", "moment": mid, "data": copy.to_json()}
+        return {"type": "save", "moment": mid, "data": data}
 
     def _play(self, kind: str, msg: dict[str, Any]) -> dict[str, Any]:
         session = self.session
