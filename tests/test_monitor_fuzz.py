@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import json
-import logging
 import os
 import random
 import socket
 import string
 import subprocess
 import sys
-import threading
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -26,6 +24,7 @@ from typing import Any
 
 import pytest
 from fuzz_support import Outcomes, garbage
+from monitor_support import Trouble, watching_trouble
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
@@ -40,26 +39,10 @@ FIELDS = ["moment", "seq", "action", "encounter", "id", "branch"]
 PUSHED = ("hello", "events", "moments", "state")
 
 
-class Trouble(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(record.getMessage())
-
-
 @pytest.fixture()
 def trouble() -> Iterator[Trouble]:
-    t = Trouble()
-    logger = logging.getLogger("uvicorn")
-    logger.addHandler(t)
-    old = threading.excepthook
-    threading.excepthook = lambda a: t.lines.append(f"thread died: {a.exc_type.__name__}")
-    yield t
-    threading.excepthook = old
-    logger.removeHandler(t)
-    assert t.lines == [], f"the server logged trouble: {t.lines[:5]}"
+    with watching_trouble() as t:
+        yield t
 
 
 def game(seed: int = 1) -> gcs.Game:

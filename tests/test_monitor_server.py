@@ -5,16 +5,15 @@ Each test also checks that the server logged no error and no thread died."""
 from __future__ import annotations
 
 import json
-import logging
 import os
 import socket
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from monitor_support import Trouble, watching_trouble
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
@@ -24,28 +23,10 @@ from gcs.monitor.play import PlaySession
 from gcs.monitor.server import Hub
 
 
-class Trouble(logging.Handler):
-    """Collects what the server logs at WARNING or above, and exceptions that end a thread."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(record.getMessage())
-
-
 @pytest.fixture()
 def trouble() -> Iterator[Trouble]:
-    t = Trouble()
-    logger = logging.getLogger("uvicorn")
-    logger.addHandler(t)
-    old = threading.excepthook
-    threading.excepthook = lambda a: t.lines.append(f"thread died: {a.exc_type.__name__}: {a.exc_value}")
-    yield t
-    threading.excepthook = old
-    logger.removeHandler(t)
-    assert t.lines == [], f"the server logged trouble: {t.lines}"
+    with watching_trouble() as t:
+        yield t
 
 
 def game() -> gcs.Game:

@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from monitor_support import ROOT, T, launch, open_page, shot, tab
+from playwright.sync_api import Browser, Page, expect
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
@@ -25,40 +26,17 @@ from gcs.monitor.play import PlaySession
 from gcs.monitor.server import Monitor, play
 from gcs.sim.replay import replay
 
-ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "build" / "artifacts" / "monitor"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-T = 10_000  # ms: the longest any page condition may take (they take milliseconds)
-
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with launch() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture()
 def page(browser: Browser) -> Iterator[Page]:
-    pg = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    pg.close()
-    assert errors == [], f"JavaScript errors on the page: {errors}"
-
-
-def shot(pg: Page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    pg.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def tab(pg: Page, name: str) -> None:
-    pg.click(f"#tabs [data-tab={name}]")
-    expect(pg.locator(f"#tab-{name}")).to_be_visible(timeout=T)
+    with open_page(browser) as pg:
+        yield pg
 
 
 def version(pg: Page) -> str:
