@@ -2,10 +2,10 @@
 
 Adding a command is one module with ``register(app)``, listed in ``COMMANDS``. A command that
 hands its raw arguments to another ``main(argv) -> int`` is one ``forward`` call, e.g. a
-``cmd_monitor.py`` holding::
+``cmd_tool.py`` holding::
 
     def register(app: typer.Typer) -> None:
-        forward(app, "monitor", "gcs.monitor.command:main", help="serve the Game Card Monitor")
+        forward(app, "tool", "package.tool:main", help="run the tool")
 """
 
 from __future__ import annotations

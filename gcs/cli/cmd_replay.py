@@ -67,14 +67,9 @@ def record(encounter: RowEncounter = None, seed: Seed = 1, policy: Policy = "ran
            from_file: From = None, battle: Battle = None, row: Row = None) -> None:
     """Write a replay file: of a new battle, or of one row of a results file."""
     from ..sim.replay import record as record_battle
-    from ..sim.replay import replay_data
 
     if from_file is not None:
-        want, got, actions = _rerun(from_file, battle, row, encounter, pack)
-        _same(want, got)
-        deck = parse_deck(want["deck"])
-        data = replay_data(load_pack(pack), want["seed"], want["encounter"], actions,
-                           deck=list(deck) if deck else None, character=want["character"] or None)
+        data = row_replay(from_file, battle, row, encounter, pack)
     else:
         if encounter is None:
             raise typer.BadParameter("give --encounter ID (or --from FILE --battle K)",
@@ -93,7 +88,24 @@ def record(encounter: RowEncounter = None, seed: Seed = 1, policy: Policy = "ran
     with open(out, "w", encoding="utf-8") as fh:
         fh.write(text + "\n")
     print(f"recorded {len(data['actions'])} actions, "
-          f"{'won' if data['won'] else 'lost'} in {data['turns']} turns -> {out}")
+          f"{_outcome(data['won'])} in {data['turns']} turns -> {out}")
+
+
+def _outcome(won: bool | None) -> str:
+    """How a replay's result reads: won, lost, or not finished (its actions stop mid-battle)."""
+    return "won" if won else "lost" if won is False else "not finished"
+
+
+def row_replay(path: Path, battle: int | None, row: int | None, encounter: str | None,
+               pack: str | None) -> dict[str, Any]:
+    """The replay file of one results row, re-played and checked against every column."""
+    from ..sim.replay import replay_data
+
+    want, got, actions = _rerun(path, battle, row, encounter, pack)
+    _same(want, got)
+    deck = parse_deck(want["deck"])
+    return replay_data(load_pack(pack), want["seed"], want["encounter"], actions,
+                       deck=list(deck) if deck else None, character=want["character"] or None)
 
 
 _CHECKED = ("won", "unfinished", "turns", "hp_left", "damage_taken", "actions", "plays", "damage")
@@ -110,6 +122,7 @@ def replay(file: Annotated[Path | None, typer.Argument(help="a replay file (from
            encounter: RowEncounter = None) -> None:
     """Re-run a replay file, or re-play one row of a results file and compare every column."""
     from ..sim.replay import replay as replay_battle
+    from ..sim.replay import result
 
     if from_file is not None:
         want, got, _ = _rerun(from_file, battle, row, encounter, pack)
@@ -132,4 +145,4 @@ def replay(file: Annotated[Path | None, typer.Argument(help="a replay file (from
         raise GameError(f"{file}: a replay file holds a JSON object")
     g = replay_battle(load_pack(pack), data)
     print(f"replay ok: {len(data['actions'])} actions, "
-          f"{'won' if g.last_result else 'lost'} in {g.turn_number} turns, state identical")
+          f"{_outcome(result(g))} in {g.turn_number} turns, state identical")

@@ -57,10 +57,13 @@ def check_character(content: Content, character: str | None) -> None:
 
 
 def check_deck(content: Content, deck: Iterable[str] | None) -> None:
-    """Raise unless every card id of ``deck`` is in the pack."""
-    for cid in deck or ():
+    """Raise unless every card of ``deck`` is in the pack (``id+``: and has an upgrade)."""
+    for entry in deck or ():
+        cid = entry[:-1] if entry.endswith("+") else entry
         if cid not in content.cards:
             raise unknown("card", cid, content.cards)
+        if cid != entry and content.cards[cid].upgrade is None:
+            raise GameError(f"card {cid!r} has no upgrade: {entry!r} cannot be in a deck")
 
 
 def resolve_policy(policy: str) -> str:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import html
 import json
+import shlex
+from pathlib import Path
 from typing import Any
 
 from ..errors import GameError
@@ -162,14 +164,38 @@ body { font-family: system-ui, sans-serif; margin: 24px; color: #222; }
 table { border-collapse: collapse; margin: 8px 0 24px; font-size: 14px; }
 th, td { border: 1px solid #ddd; padding: 4px 8px; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
+table.notable td:last-child { text-align: left; }
 table.summary td:nth-child(2), table.summary th:nth-child(2) { text-align: left; }
 th { background: #f4f4f4; }
 .chart { min-height: 420px; margin-bottom: 16px; }
 """
 
 
-def render(agg: Aggregate, title: str) -> str:
-    """The whole page as one string."""
+def _notable_table(groups: list[GroupStats], rows: Path | None) -> str:
+    """Per group, the battles worth a look, each with the command that opens it in the monitor
+    (the rows file's path as given; without one, how to get it)."""
+    out = ["<h2>Battles to look at</h2>"]
+    if rows is None:
+        out.append("<p>Write the rows with <code>gcs simulate ... --out rows.csv</code> to open "
+                   "these battles: each row's command is then listed here.</p>")
+    head = ("why", "row", "battle", "result", "turns", "HP left", "open it")
+    for g in groups:
+        out.append(f"<h3>{html.escape(g.label)}</h3><table class='notable'><tr>"
+                   + "".join(f"<th>{h}</th>" for h in head) + "</tr>")
+        for r in g.notable_rows():
+            cmd = (f"gcs monitor --from {shlex.quote(str(rows))} --row {r['row']}"
+                   if rows is not None else "")
+            cells = (r["why"], r["row"], r["battle"], "won" if r["won"] else "lost", r["turns"],
+                     r["hp_left"])
+            out.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells)
+                       + f"<td><code>{html.escape(cmd)}</code></td></tr>")
+        out.append("</table>")
+    return "\n".join(out)
+
+
+def render(agg: Aggregate, title: str, rows: Path | None = None) -> str:
+    """The whole page as one string (``rows``: the results file, for the commands to open a
+    battle of it)."""
     if not agg.groups:
         raise ReportError("no battles to report (the results file has no rows)")
     import plotly.offline
@@ -194,6 +220,7 @@ def render(agg: Aggregate, title: str) -> str:
         *parts,
         "<h2>Cards</h2>",
         *[_card_table(g) for g in groups],
+        _notable_table(groups, rows),
         f"<script type='application/json' id='gcs-report-data'>{data}</script>",
         "</body></html>",
     ])

@@ -154,7 +154,8 @@ def play_chunk(job: Job, start: int, stop: int, job_index: int = 0,
 
 
 def parse_deck(text: str | None) -> tuple[str, ...] | None:
-    """``strike*5,defend*4,bash`` -> card ids (``+`` suffix not supported here)."""
+    """``strike*5,defend*4,bash+`` -> card ids, ``id+`` for an upgraded copy (as pack YAML
+    writes ``card+``)."""
     if not text:
         return None
     out: list[str] = []

@@ -22,6 +22,12 @@ def state_digest(g: Game) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def result(g: Game) -> bool | None:
+    """The battle's result as a replay file states it: a battle waiting for its reward is won
+    (``last_result`` is set only when the reward is taken or skipped); None: not decided."""
+    return True if g.is_waiting_for_reward else g.last_result
+
+
 def record(content: Content, encounter: str, seed: int, policy: Policy, *,
            deck: list[str] | None = None, character: str | None = None) -> dict[str, Any]:
     """Play one battle with ``policy`` and return its replay (actions + final digest)."""
@@ -39,7 +45,7 @@ def record(content: Content, encounter: str, seed: int, policy: Policy, *,
     return {
         "format": FORMAT, "pack": content.pack_id, "seed": seed, "encounter": encounter,
         "character": character, "deck": deck, "actions": actions,
-        "won": g.last_result, "turns": g.turn_number, "final": state_digest(g),
+        "won": result(g), "turns": g.turn_number, "final": state_digest(g),
     }
 
 
@@ -80,5 +86,5 @@ def replay_data(content: Content, seed: int, encounter: str, actions: list[str],
     return {
         "format": FORMAT, "pack": content.pack_id, "seed": seed, "encounter": encounter,
         "character": character, "deck": deck, "actions": list(actions),
-        "won": g.last_result, "turns": g.turn_number, "final": state_digest(g),
+        "won": result(g), "turns": g.turn_number, "final": state_digest(g),
     }

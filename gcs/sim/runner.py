@@ -30,9 +30,10 @@ class BattleResult:
 
 def new_game(content: Content, seed: int, deck: Sequence[str] | None = None,
              character: str | None = None, log_events: bool = False) -> Game:
+    """A new run; ``deck`` (card ids, ``id+`` for an upgraded copy) replaces the starting deck."""
     g = Game(content, seed=seed, character=character, log_events=log_events)
     if deck:
-        g.set_master_deck(list(deck))
+        g.set_master_deck([(d[:-1], True) if d.endswith("+") else d for d in deck])
     return g
 
 
