@@ -47,6 +47,10 @@ class RewardError(GameError):
     """A reward call when no reward is offered, or a reward that was not offered."""
 
 
+class RunOverError(GameError):
+    """``start_battle`` after the run's last battle was lost: the run is over (a new run is a new Game)."""
+
+
 class BusyError(GameError):
     """A state-changing call made from inside an event handler while the runtime is resolving."""
 

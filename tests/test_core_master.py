@@ -54,8 +54,13 @@ def test_new_battle_creates_new_instances_from_the_master_deck() -> None:
     second = g.pile(PileScope.ALL)
     assert len(second) == 6
     assert all(a is not b for a in first for b in second)
+    # ids are unique in the game: an earlier battle's card has left the battle (a refusal),
+    # it is not taken for another game's instance (issue 30)
+    assert not {a.uid for a in first} & {b.uid for b in second}
+    assert g.try_play_card(first[0]) is False
+    assert g.play_refusal(first[0]) == "the card has left this battle"
     with pytest.raises(NotInBattleError):
-        g.try_play_card(first[0])
+        g.move_card_to_pile(first[0], PileScope.DISCARD)
 
 
 # ---------------------------------------------------------------- 2.8 the six calls
