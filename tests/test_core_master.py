@@ -79,9 +79,9 @@ def test_master_set_master_deck_replaces_and_publishes_card_added_to_deck() -> N
     g.set_master_deck(["defend", ("bash", True), MasterEntry("strike", False, 2)])
     assert ids(g) == [("defend", False), ("bash", True), ("strike", False)]
     assert g.get_master_deck()[2].cost_delta == 2
-    assert g.event_log[n:] == [ev.CardAddedToDeck("defend", False, 1),
-                               ev.CardAddedToDeck("bash", True, 2),
-                               ev.CardAddedToDeck("strike", False, 3)]
+    assert g.event_log[n:] == [ev.CardAddedToDeck(-1, "defend", None, PileScope.MASTER, False, 1),
+                               ev.CardAddedToDeck(-1, "bash", None, PileScope.MASTER, True, 2),
+                               ev.CardAddedToDeck(-1, "strike", None, PileScope.MASTER, False, 3)]
 
 
 def test_master_set_master_deck_validates_everything_first() -> None:
@@ -102,8 +102,8 @@ def test_master_add_card_to_master_deck_appends_and_publishes() -> None:
     e2 = g.add_card_to_master_deck(g.content.card("bash"), is_upgraded=True)
     assert ids(g) == [("strike", False), ("bash", True)]
     assert g.get_master_deck() == [e1, e2] and e1.uid != e2.uid
-    assert g.event_log[n:] == [ev.CardAddedToDeck("strike", False, 1),
-                               ev.CardAddedToDeck("bash", True, 2)]
+    assert g.event_log[n:] == [ev.CardAddedToDeck(-1, "strike", None, PileScope.MASTER, False, 1),
+                               ev.CardAddedToDeck(-1, "bash", None, PileScope.MASTER, True, 2)]
     with pytest.raises(UnknownCardError):
         g.add_card_to_master_deck("nope")
     assert len(g.get_master_deck()) == 2
