@@ -12,7 +12,7 @@ from ..agent import Action
 from ..content.db import Content
 from ..errors import GameError
 from ..game import Game
-from ..sim.replay import FORMAT, state_digest
+from ..sim.replay import file_data, step_digest
 from ..sim.runner import new_game
 
 
@@ -31,6 +31,7 @@ class PlaySession:
         self.save = Path(save) if save is not None else None
         self.game = self._new_game()
         self.actions: list[str] = []
+        self.trace: list[str] = []  # the replay file's step digests (gcs/sim/replay.py)
         self.recording = True  # the first battle is the replay; later ones continue the run
 
     def _new_game(self) -> Game:
@@ -40,6 +41,7 @@ class PlaySession:
         """Start the first battle (call once the monitor listens, so it sees every event)."""
         self.game.start_battle(self.encounter)
         self.game.settle()
+        self.trace = [step_digest(self.game)]
         self._write()
 
     def act(self, text: str) -> str | None:
@@ -51,6 +53,7 @@ class PlaySession:
             return str(exc)
         if self.recording:
             self.actions.append(str(action))
+            self.trace.append(step_digest(self.game))
             self._write()
             self.recording = self.game.is_battle_active
         return None
@@ -80,13 +83,8 @@ class PlaySession:
 
     def replay_data(self) -> dict[str, Any]:
         """The first battle's replay as played so far, in the ``gcs replay`` format."""
-        g = self.game
-        return {
-            "format": FORMAT, "pack": self.content.pack_id, "seed": self.seed,
-            "encounter": self.encounter, "character": self.character, "deck": self.deck,
-            "actions": list(self.actions), "won": g.last_result, "turns": g.turn_number,
-            "final": state_digest(g),
-        }
+        return file_data(self.content, self.game, self.seed, self.encounter, self.actions,
+                         self.trace, deck=self.deck, character=self.character)
 
     def _write(self) -> None:
         """Write the replay file (call only while the game is the first battle's state)."""

@@ -4,13 +4,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..errors import GameError
 from .aggregate import Aggregate
+
+MARK = "id='gcs-report-data'"  # in every report page (the embedded numbers)
+
+
+class ReportError(GameError):
+    """A report that cannot be written where it was asked (the message names the file)."""
 
 
 def write_report(source: str | Path | Aggregate, out: str | Path, title: str | None = None) -> Aggregate:
-    """Write the report of a results file (or of rows already aggregated) to ``out``."""
+    """Write the report of a results file (or of rows already aggregated) to ``out``. Every row
+    is checked first (a damaged row is a ``ResultsError`` naming it, and no report is written);
+    an existing ``out`` is replaced only if it is a gcs report."""
     from .html import render
 
+    check_replaceable(out)
     if isinstance(source, Aggregate):
         agg = source
         name = "simulation"
@@ -21,8 +31,33 @@ def write_report(source: str | Path | Aggregate, out: str | Path, title: str | N
         for row in read_rows(source):
             agg.add_row(row)
         name = Path(source).name
-    Path(out).write_text(render(agg, title or f"gcs balance report: {name}"), encoding="utf-8")
+    page = render(agg, title or f"gcs balance report: {name}")
+    p = Path(out)
+    tmp = p.with_name(p.name + ".partial")
+    try:
+        tmp.write_text(page, encoding="utf-8")
+        tmp.replace(p)
+    except OSError as exc:
+        raise ReportError(f"cannot write the report {out}: {exc.strerror or exc}") from None
     return agg
 
 
-__all__ = ["Aggregate", "write_report"]
+def check_replaceable(out: str | Path) -> None:
+    """Raise unless writing a report at ``out`` destroys nothing a user wrote: the path is
+    free, an empty file or a gcs report."""
+    p = Path(out)
+    if p.is_dir():
+        raise ReportError(f"{out} is a directory: give a file name for the report")
+    try:
+        if not p.exists() or p.stat().st_size == 0:
+            return
+        with open(p, "rb") as fh:
+            ours = MARK.encode() in fh.read(64_000_000)
+    except OSError as exc:
+        raise ReportError(f"cannot read {out}: {exc.strerror or exc}") from None
+    if not ours:
+        raise ReportError(f"{out} exists and is not a gcs report: not overwritten (move it "
+                          "away or give another --out)")
+
+
+__all__ = ["Aggregate", "ReportError", "check_replaceable", "write_report"]
