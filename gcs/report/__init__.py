@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import GameError
+from ..sim import outfile
+from ..sim.outfile import write_text
 from .aggregate import Aggregate
 
 MARK = "id='gcs-report-data'"  # in every report page (the embedded numbers)
@@ -31,33 +33,19 @@ def write_report(source: str | Path | Aggregate, out: str | Path, title: str | N
         for row in read_rows(source):
             agg.add_row(row)
         name = Path(source).name
-    page = render(agg, title or f"gcs balance report: {name}")
-    p = Path(out)
-    tmp = p.with_name(p.name + ".partial")
-    try:
-        tmp.write_text(page, encoding="utf-8")
-        tmp.replace(p)
-    except OSError as exc:
-        raise ReportError(f"cannot write the report {out}: {exc.strerror or exc}") from None
+    write_text(out, render(agg, title or f"gcs balance report: {name}"), "report", ReportError)
     return agg
 
 
 def check_replaceable(out: str | Path) -> None:
     """Raise unless writing a report at ``out`` destroys nothing a user wrote: the path is
     free, an empty file or a gcs report."""
-    p = Path(out)
-    if p.is_dir():
-        raise ReportError(f"{out} is a directory: give a file name for the report")
-    try:
-        if not p.exists() or p.stat().st_size == 0:
-            return
-        with open(p, "rb") as fh:
-            ours = MARK.encode() in fh.read(64_000_000)
-    except OSError as exc:
-        raise ReportError(f"cannot read {out}: {exc.strerror or exc}") from None
-    if not ours:
-        raise ReportError(f"{out} exists and is not a gcs report: not overwritten (move it "
-                          "away or give another --out)")
+    outfile.check_replaceable(out, "gcs report", _is_report, ReportError)
+
+
+def _is_report(p: Path) -> bool:
+    with open(p, "rb") as fh:
+        return MARK.encode() in fh.read(64_000_000)
 
 
 __all__ = ["Aggregate", "ReportError", "check_replaceable", "write_report"]

@@ -20,6 +20,7 @@ from ..content.db import Content
 from ..content.limits import MAX_DECK
 from ..errors import GameError, IllegalActionError, PolicyError
 from ..game import Game
+from .outfile import check_replaceable, write_text
 from .policies import Policy
 from .runner import new_game, policy_action
 
@@ -146,23 +147,15 @@ def read_file(path: str | Path) -> dict[str, Any]:
 def write_file(path: str | Path, data: dict[str, Any]) -> None:
     """Write a replay file to ``path``; an existing file is replaced only if it is a replay
     file (nothing else a user wrote is overwritten), and never left half-written."""
-    p = Path(path)
-    if p.is_dir():
-        raise ReplayError(f"{path} is a directory: give a file name for the replay")
-    if p.exists():
-        try:
-            old = read_file(p)
-        except ReplayError:
-            old = None
-        if old is None or old.get("format") not in FORMATS:
-            raise ReplayError(f"{path} exists and is not a replay file: not overwritten (move "
-                              "it away or give another --out)")
-    tmp = p.with_name(p.name + ".partial")
+    check_replaceable(path, "replay file", _is_replay, ReplayError)
+    write_text(path, json.dumps(data, indent=1) + "\n", "replay file", ReplayError)
+
+
+def _is_replay(p: Path) -> bool:
     try:
-        tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        tmp.replace(p)
-    except OSError as exc:
-        raise ReplayError(f"cannot write replay file {path}: {exc.strerror or exc}") from None
+        return read_file(p).get("format") in FORMATS
+    except ReplayError:
+        return False
 
 
 def _bad(field: str, want: str, got: object) -> ReplayError:

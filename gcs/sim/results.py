@@ -18,6 +18,7 @@ from collections.abc import Generator, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
+from . import outfile
 from .rowcheck import CHECK, COLUMNS, FILE_COLUMNS, ResultsError, Row, normalize, row_check
 
 __all__ = ["COLUMNS", "FILE_COLUMNS", "FORMATS", "ResultsError", "Row", "RowWriter", "check_replaceable",
@@ -190,27 +191,20 @@ def open_writer(path: str | Path, *, resume: bool = False) -> RowWriter:
 def check_replaceable(path: str | Path) -> None:
     """Raise unless writing a new results file at ``path`` destroys nothing a user wrote: the
     path is free, an empty file, or a gcs results file (which a new sweep replaces)."""
-    p = Path(path)
-    fmt = file_format(p)
-    if p.is_dir():
-        raise ResultsError(f"{path} is a directory, not a results file")
-    try:
-        if not p.exists() or p.stat().st_size == 0:
-            return
-    except OSError as exc:
-        raise _cannot("read", path, exc) from None
+    file_format(path)
+    outfile.check_replaceable(path, "gcs results file", _is_results, ResultsError)
+
+
+def _is_results(p: Path) -> bool:
+    """Whether ``p`` reads as a results file: its first row (and header) are a sweep's."""
     rows = read_rows(p)
     try:
-        next(rows, None)  # (the header and the first row are those of a results file)
+        next(rows, None)
     except ResultsError:
-        ours = False
-    else:
-        ours = fmt == ".parquet" or _first_line_ours(p, fmt)
+        return False
     finally:
         rows.close()
-    if not ours:
-        raise ResultsError(f"{path} exists and is not a gcs results file: not overwritten "
-                           "(move it away or give another --out)")
+    return p.suffix.lower() == ".parquet" or _first_line_ours(p, p.suffix.lower())
 
 
 def _first_line_ours(p: Path, fmt: str) -> bool:
