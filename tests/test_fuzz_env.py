@@ -179,9 +179,8 @@ def test_fuzz_env_constructor_arguments(cls: str) -> None:
         kwargs = {k: rng.choice(v) for k, v in KWARGS_GOOD.items() if rng.random() < 0.4}
         if cls == "GcsVectorEnv":
             kwargs.pop("render_mode", None)
-        name = rng.choice(sorted(KWARGS_BAD))
-        if cls == "GcsVectorEnv" and name == "render_mode":
-            continue
+        name = rng.choice([k for k in sorted(KWARGS_BAD)
+                           if cls == "GcsEnv" or k != "render_mode"])  # (a vector env: None)
         kwargs[name] = rng.choice(KWARGS_BAD[name])
 
         def make(kw: dict[str, Any] = kwargs) -> Any:
@@ -199,7 +198,7 @@ def test_fuzz_env_constructor_arguments(cls: str) -> None:
         for n in (0, -1, 1.5, "4", None, True, 10**6):
             assert refused(out, lambda n=n: GcsVectorEnv(n)), n
     out.report()
-    assert out.counts["refused"] >= CONSTRUCTORS // 2 - 40
+    assert out.counts["refused"] >= CONSTRUCTORS // 2 and out.counts["made"] == CONSTRUCTORS // 2
 
 
 def test_fuzz_env_resets_seeds_and_options() -> None:
