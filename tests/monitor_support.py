@@ -4,6 +4,7 @@ Playwright), screenshots, and a watch on what the server logs or which thread di
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import threading
 from collections.abc import Iterator
@@ -13,12 +14,34 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
+    import gcs
+
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "build" / "artifacts" / "monitor"
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 T = 10_000  # ms: the longest any page condition may take (they take milliseconds)
+
+
+@functools.cache
+def enduring_content() -> gcs.Content:
+    """The bundled pack with a player of 100,000 HP: a long test plays battle after battle of
+    its run and never loses it (a lost run takes no further battle)."""
+    import gcs
+    from gcs.content.dump import dump_content
+
+    data = dump_content(gcs.builtin_content())
+    data["characters"]["ironclad"]["max_hp"] = 100_000  # type: ignore[index]
+    return gcs.load_content(data)
+
+
+def step(g: gcs.Game, encounter: str = "jaw_worm") -> None:
+    """One call that publishes events: the next battle, or the first legal action."""
+    if not g.is_battle_active:
+        g.start_battle(encounter)
+    else:
+        g.apply(g.legal_actions()[0])
 
 
 @contextlib.contextmanager

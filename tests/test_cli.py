@@ -111,7 +111,7 @@ def replay_file(tmp_path: Path, capsys: Capsys) -> Path:
 
 def test_cli_record_then_replay_exits_0(replay_file: Path, capsys: Capsys) -> None:
     data = json.loads(replay_file.read_text())
-    assert data["format"] == "gcs-replay/1" and data["pack"] == "ironclad"
+    assert data["format"] == "gcs-replay/2" and data["pack"] == "ironclad"
     assert data["seed"] == 5 and data["encounter"] == "two_louses" and data["actions"]
     for text in data["actions"]:
         assert str(gcs.Action.parse(text)) == text
@@ -152,7 +152,7 @@ def _tamper(data: dict[str, Any], how: str) -> str:
 TAMPERING = {
     "action": "replay diverged at action 1",
     "illegal_action": "replay diverged at action 0",
-    "dropped_action": "replay ended in a different state",
+    "dropped_action": "replay diverged after its last action",
     "seed": "replay",
     "final": "replay ended in a different state",
     "format": "not a replay file",

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from monitor_support import Trouble, watching_trouble
+from monitor_support import Trouble, enduring_content, step, watching_trouble
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
@@ -121,7 +121,7 @@ def test_next_with_an_unknown_encounter_after_a_loss_changes_nothing(tmp_path: P
 def test_the_event_log_cut_does_not_depend_on_who_listens() -> None:
     """Past the log's ring (10,000 events) a subscribed game keeps exactly the events its
     unsubscribed twin keeps, at every call."""
-    content = gcs.builtin_content()
+    content = enduring_content()  # (a long run: thousands of events, never lost)
     watched, twin = gcs.Game(content, seed=9), gcs.Game(content, seed=9)
     heard: list[object] = []
     watched.subscribe(gcs.events.Event, heard.append)
@@ -130,10 +130,7 @@ def test_the_event_log_cut_does_not_depend_on_who_listens() -> None:
     cuts = 0
     while len(heard) < 25_000:
         for g in (watched, twin):
-            if not g.is_battle_active:
-                g.start_battle("jaw_worm")
-            else:
-                g.apply(g.legal_actions()[0])
+            step(g)
         a, b = watched.event_log, twin.event_log
         assert len(a) == len(b) and [type(x) for x in a] == [type(x) for x in b]
         cuts += len(a) < 6_000 and len(heard) > 10_000

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from monitor_support import ROOT, T, launch, open_page, shot, tab
+from monitor_support import ROOT, T, enduring_content, launch, open_page, shot, step, tab
 from playwright.sync_api import Browser, Page, expect
 
 import gcs
@@ -56,18 +56,11 @@ def content() -> gcs.Content:
     return gcs.builtin_content()
 
 
-def step(g: gcs.Game) -> None:
-    if not g.is_battle_active:
-        g.start_battle("jaw_worm")
-    else:
-        g.apply(g.legal_actions()[0])
-
-
 # ---------------------------------------------------------------- the Events tab (items 1, 6)
 
 
 def test_events_tab_is_a_virtual_list_grouped_searchable_and_following(page: Page) -> None:
-    g = gcs.Game(content(), seed=2)
+    g = gcs.Game(enduring_content(), seed=2)
     with serve(g) as m:
         while m.hub.recorder.next_seq < 3_000:
             step(g)

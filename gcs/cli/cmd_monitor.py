@@ -94,8 +94,13 @@ def _session(content: Any, encounter: str, seed: int, deck: str | None, characte
     cards = parse_deck(deck)
     check_deck(content, cards)
     check_character(content, character)
-    if save is not None and save.is_dir():
-        raise typer.BadParameter(f"{save} is a directory", param_hint="--save")
+    if save is not None:
+        from ..monitor.play import is_session_file
+        from ..sim.outfile import check_replaceable
+
+        if save.is_dir():
+            raise typer.BadParameter(f"{save} is a directory", param_hint="--save")
+        check_replaceable(save, "replay file", is_session_file, GameError)
     return PlaySession(content, encounter, seed, deck=cards, character=character, save=save)
 
 

@@ -67,6 +67,7 @@ def record(encounter: RowEncounter = None, seed: Seed = 1, policy: Policy = "ran
            from_file: From = None, battle: Battle = None, row: Row = None) -> None:
     """Write a replay file: of a new battle, or of one row of a results file."""
     from ..sim.replay import record as record_battle
+    from ..sim.replay import write_file
 
     if from_file is not None:
         data = row_replay(from_file, battle, row, encounter, pack)
@@ -81,12 +82,10 @@ def record(encounter: RowEncounter = None, seed: Seed = 1, policy: Policy = "ran
 
         data = record_battle(content, encounter, seed, make_policy(resolve_policy(policy), seed),
                              character=character)
-    text = json.dumps(data, indent=1)
     if out == "-":
-        print(text)
+        print(json.dumps(data, indent=1))
         return
-    with open(out, "w", encoding="utf-8") as fh:
-        fh.write(text + "\n")
+    write_file(out, data)
     print(f"recorded {len(data['actions'])} actions, "
           f"{_outcome(data['won'])} in {data['turns']} turns -> {out}")
 
@@ -121,8 +120,9 @@ def replay(file: Annotated[Path | None, typer.Argument(help="a replay file (from
            pack: Pack = None, from_file: From = None, battle: Battle = None, row: Row = None,
            encounter: RowEncounter = None) -> None:
     """Re-run a replay file, or re-play one row of a results file and compare every column."""
+    from ..sim.replay import battle_result as result
+    from ..sim.replay import read_file
     from ..sim.replay import replay as replay_battle
-    from ..sim.replay import result
 
     if from_file is not None:
         want, got, _ = _rerun(from_file, battle, row, encounter, pack)
@@ -133,16 +133,12 @@ def replay(file: Annotated[Path | None, typer.Argument(help="a replay file (from
         return
     if file is None:
         raise typer.BadParameter("give a replay FILE (or --from RESULTS --battle K)", param_hint="FILE")
+    data = read_file(file)
+    content = load_pack(pack)
     try:
-        with open(file, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except OSError as exc:
-        raise GameError(f"cannot read replay file {file}: {exc.strerror or exc}") from exc
-    except json.JSONDecodeError as exc:
-        raise GameError(f"{file} is not valid JSON (line {exc.lineno}, column {exc.colno}): "
-                        f"{exc.msg}") from exc
-    if not isinstance(data, dict):
-        raise GameError(f"{file}: a replay file holds a JSON object")
-    g = replay_battle(load_pack(pack), data)
+        g = replay_battle(content, data)
+    except GameError as exc:
+        raise GameError(f"{file}: {exc}") from None
+    every = ", after every action" if "trace" in data else ""
     print(f"replay ok: {len(data['actions'])} actions, "
-          f"{_outcome(result(g))} in {g.turn_number} turns, state identical")
+          f"{_outcome(result(g))} in {g.turn_number} turns, state identical{every}")

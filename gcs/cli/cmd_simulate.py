@@ -62,7 +62,7 @@ def simulate_command(
 ) -> None:
     """Run the sweep and print one summary per encounter and deck."""
     from ..sim.backends import make_backend
-    from ..sim.results import file_format
+    from ..sim.results import check_replaceable, file_format
     from ..sim.sweep import Sweep, count_rows, run_sweep
 
     content = load_pack(pack)
@@ -76,10 +76,16 @@ def simulate_command(
         check_deck(content, d)
     check_character(content, character)
     policy = resolve_policy(policy)
-    if out is not None:
-        file_format(out)
     if resume and out is None:
         raise typer.BadParameter("--resume needs --out FILE", param_hint="--resume")
+    if out is not None:
+        file_format(out)
+        if not resume:  # (before the sweep runs: a file that is not ours is never replaced)
+            check_replaceable(out)
+    if report is not None:
+        from ..report import check_replaceable as check_report
+
+        check_report(report)
     jobs = tuple(Job(pack, enc, policy, seed, d, character) for enc in encounters for d in decks)
     sweep = Sweep(jobs, battles, chunk)
     aggregate = None

@@ -333,8 +333,9 @@ def card(card_id: str, name: str, *, cost: int | str, type: str, rarity: str | N
          on_drawn: Effects | None = None, on_discard: Effects | None = None,
          on_exhaust: Effects | None = None, on_turn_start: Effects | None = None,
          on_turn_end: Effects | None = None, hooks: Sequence[Mapping[str, Any]] | None = None,
-         upgrade: Mapping[str, Any] | None = None, character: str | None = None) -> Def:
-    """A card; ``upgrade`` states only what the upgraded variant changes."""
+         upgrade: Mapping[str, Any] | None = None, character: str | None = None,
+         art: str | None = None) -> Def:
+    """A card; ``upgrade`` states only what the upgraded variant changes; ``art`` its picture."""
     entries = {k: _body(v) for k, v in (
         ("on_play", on_play), ("on_drawn", on_drawn), ("on_discard", on_discard),
         ("on_exhaust", on_exhaust), ("on_turn_start", on_turn_start),
@@ -344,7 +345,8 @@ def card(card_id: str, name: str, *, cost: int | str, type: str, rarity: str | N
                   keywords=list(keywords) if keywords is not None else None,
                   tags=list(tags) if tags is not None else None,
                   hooks=[dict(h) for h in hooks] if hooks is not None else None,
-                  upgrade=dict(upgrade) if upgrade is not None else None, character=character)
+                  upgrade=dict(upgrade) if upgrade is not None else None, character=character,
+                  art=art)
     return Def("cards", card_id, {**data, **entries})
 
 

@@ -50,6 +50,7 @@ class GameCard:
     upgrade: GameCard | None = None
     is_upgraded: bool = False
     character: str | None = None
+    art: str | None = None  # the card's picture: a path in the pack or a URL (the UI resolves it)
     # How the legal actions check a play of this card, derived from the fields above when the
     # card is made (``__post_init__`` replaces any value given; no part of equality, hashing
     # or repr): PLAY_CHECKED (an X cost or Unplayable: the full checks), PLAY_PLAIN (a fixed

@@ -145,7 +145,7 @@ def _check_slot_types(env: Env) -> None:
 
 CARD_ENTRIES = ("on_play", "on_drawn", "on_discard", "on_exhaust", "on_turn_start", "on_turn_end")
 CARD_FIELDS = ("name", "cost", "type", "rarity", "target", "text", "numbers", "keywords", "tags",
-               *CARD_ENTRIES, "hooks", "upgrade", "character")
+               *CARD_ENTRIES, "hooks", "upgrade", "character", "art")
 UPGRADE_FIELDS = tuple(f for f in CARD_FIELDS if f not in ("upgrade", "character"))
 
 
@@ -176,6 +176,7 @@ class _CardSpec:
     tags: tuple[str, ...] = ()
     hooks: tuple[N.HookDef, ...] = ()
     character: str | None = None
+    art: str | None = None
 
     def build(self, cid: str, entries: dict[str, N.Node | None], upgraded: bool,
               upgrade: GameCard | None) -> GameCard:
@@ -187,7 +188,8 @@ class _CardSpec:
             on_play=entries["on_play"], on_drawn=entries["on_drawn"],
             on_discard=entries["on_discard"], on_exhaust=entries["on_exhaust"],
             on_turn_start=entries["on_turn_start"], on_turn_end=entries["on_turn_end"],
-            hooks=self.hooks, upgrade=upgrade, is_upgraded=upgraded, character=self.character)
+            hooks=self.hooks, upgrade=upgrade, is_upgraded=upgraded, character=self.character,
+            art=self.art)
 
 
 def _card_fields(m: dict[str, object], ctx: Ctx, spec: _CardSpec) -> bool:
@@ -234,7 +236,25 @@ def _card_fields(m: dict[str, object], ctx: Ctx, spec: _CardSpec) -> bool:
     if "character" in m:
         char = get_str(m["character"], ctx.at("character"))
         bad, spec.character = bad or char is None, char
+    if "art" in m:
+        art = _art(m["art"], ctx.at("art"))
+        bad, spec.art = bad or art is None, art or spec.art
     return not bad
+
+
+MAX_ART = 2_000  # characters of a card's ``art`` reference
+
+
+def _art(raw: object, ctx: Ctx) -> str | None:
+    """A card's ``art``: a non-empty one-line reference (a path in the pack or a URL)."""
+    art = get_str(raw, ctx)
+    if art is None:
+        return None
+    if not art.strip() or len(art) > MAX_ART or any(ord(ch) < 32 for ch in art):
+        ctx.error(f"bad art {art[:60]!r}: expected a path or URL of 1..{MAX_ART} characters "
+                  "on one line")
+        return None
+    return art
 
 
 def _check_text(spec: _CardSpec, ctx: Ctx) -> None:

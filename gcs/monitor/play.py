@@ -2,7 +2,7 @@
 (``legal_actions``/``apply``), with branches: any past moment between two calls can be played
 on from ("play from here"), in a new branch, exactly (a moment's copy is the deterministic game
 there). A branch is its *steps* from the run's start (``("start", encounter)`` and ``("act",
-"play 0 @e0")``), so it saves as a replay: ``gcs-replay/1`` (``gcs replay`` checks it) while
+"play 0 @e0")``), so it saves as a replay: ``gcs-replay/2`` (``gcs replay`` checks it) while
 it holds one battle, ``gcs-monitor-run/1`` (``gcs monitor --replay`` opens it) past that. A
 recording opened read-only (``gcs monitor --replay``) is a session built from such steps.
 Standard library only; one thread (the server's) calls it."""
@@ -19,7 +19,9 @@ from ..agent import Action
 from ..content.db import Content
 from ..errors import GameError
 from ..game import Game
-from ..sim.replay import FORMAT, result, state_digest
+from ..sim.outfile import write_text
+from ..sim.replay import FORMAT, FORMATS, read_file, state_digest, step_digest
+from ..sim.replay import battle_result as result
 from ..sim.runner import new_game
 from .recorder import Recorder
 
@@ -39,6 +41,8 @@ class Branch:
     recorder: Recorder
     parent: int | None = None
     fork: int | None = None  # the parent's moment it was played on from
+    # the replay file's ``trace``: the state's step digest after each step (gcs/sim/replay.py)
+    trace: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -122,7 +126,8 @@ class PlaySession:
         rec = Recorder(game, self._notify, auto=False, prefix=cur.recorder, upto=moment,
                        schedule=self._schedule)
         b = Branch(len(self.branches), f"branch {len(self.branches)} (from {cur.name} at {m.label})",
-                   cur.steps[:m.step], game, rec, parent=cur.id, fork=moment)
+                   cur.steps[:m.step], game, rec, parent=cur.id, fork=moment,
+                   trace=cur.trace[:m.step])
         self.branches.append(b)
         self.current = b
         self._write()
@@ -159,6 +164,7 @@ class PlaySession:
         b = self.current
         _run(b.game, kind, arg)
         b.steps.append((kind, arg))
+        b.trace.append(step_digest(b.game))
         label = f"start {arg}" if kind == "start" else arg
         b.recorder.mark(label, len(b.steps))
         self._write()
@@ -174,6 +180,7 @@ class PlaySession:
             return str(exc)
         b = self.current
         b.steps.append(("act", str(action)))
+        b.trace.append(step_digest(b.game))
         b.recorder.mark(str(action), len(b.steps))
         self._write()
         return None
@@ -210,7 +217,7 @@ class PlaySession:
 
     # ------------------------------------------------------------ replays
     def replay_data(self, branch: Branch | None = None) -> dict[str, Any]:
-        """The branch's replay as played so far: ``gcs-replay/1`` while it holds one battle
+        """The branch's replay as played so far: ``gcs-replay/2`` while it holds one battle
         (``gcs replay`` checks it), else ``gcs-monitor-run/1`` (``gcs monitor --replay``)."""
         b = branch or self.current
         g = b.game
@@ -226,14 +233,24 @@ class PlaySession:
             first = battles[0] if battles else {"encounter": self.encounter, "actions": []}
             return {"format": FORMAT, **head, "encounter": first["encounter"],
                     "character": self.character, "deck": self.deck,
-                    "actions": first["actions"], **tail}
+                    "actions": first["actions"], **tail, "trace": list(b.trace)}
         return {"format": RUN_FORMAT, **head, "character": self.character, "deck": self.deck,
                 "battles": battles, **tail}
 
     def _write(self) -> None:
-        """Write the current branch's replay file (``--save``), after every step."""
+        """Write the current branch's replay file (``--save``), after every step (whole or not
+        at all: through a rename)."""
         if self.save is not None:
-            self.save.write_text(json.dumps(self.replay_data(), indent=1) + "\n", encoding="utf-8")
+            write_text(self.save, json.dumps(self.replay_data(), indent=1) + "\n", "replay file",
+                       GameError)
+
+
+def is_session_file(path: Path) -> bool:
+    """Whether ``path`` holds a file ``--save`` may replace: a replay or monitor run file."""
+    try:
+        return read_file(path).get("format") in (*FORMATS, RUN_FORMAT)
+    except GameError:
+        return False
 
 
 def _run(g: Game, kind: str, arg: str) -> None:
@@ -246,7 +263,7 @@ def _run(g: Game, kind: str, arg: str) -> None:
 
 
 def steps_of(data: dict[str, Any]) -> tuple[str, list[Step]]:
-    """The first encounter and the steps of a replay (``gcs-replay/1``) or run file."""
+    """The first encounter and the steps of a replay (``gcs-replay/1`` or ``/2``) or run file."""
     if data.get("format") == RUN_FORMAT:
         battles = data.get("battles")
         if not isinstance(battles, list) or not battles:
@@ -270,7 +287,7 @@ def steps_of(data: dict[str, Any]) -> tuple[str, list[Step]]:
 def recording(content: Content, data: dict[str, Any], *, source: str) -> PlaySession:
     """A read-only session of a replay or run file (``gcs monitor --replay``): every step
     re-played, and the file's final state, result and turns checked."""
-    if data.get("format") not in (FORMAT, RUN_FORMAT):
+    if data.get("format") not in (*FORMATS, RUN_FORMAT):
         raise GameError(f"{source}: not a replay file (format {data.get('format')!r}, expected "
                         f"{FORMAT} or {RUN_FORMAT})")
     if data.get("pack") != content.pack_id:
