@@ -284,6 +284,7 @@ def test_compare_git_head_against_the_working_copy(tmp_path: Path, capsys: Capsy
     assert code == 0, err
     doc = json.loads(out)
     assert " at HEAD (" in doc["baseline"]["label"]
+    assert doc["baseline"]["pack"].startswith(f"{(repo / 'packs' / 'mine').resolve()}@")
     assert doc["variants"][0]["label"].endswith("(working copy)")
     assert any(c["what"] == "damage:bash" for c in doc["changes"])
     code, _, err = run_cli(capsys, "compare", "--pack", str(repo / "packs" / "mine"), "--git",

@@ -50,7 +50,8 @@ class Arm:
     """One configuration: a pack (None: the bundled one), a deck (None: the character's
     starting deck in that pack) and a policy. ``kind`` says what a variant changes (``deck``,
     ``add``, ``remove``, ``upgrade``, ``pack``, ``policy``; the baseline's is ``baseline``) and
-    ``card`` which card, for the edits of a card-value sweep."""
+    ``card`` which card, for the edits of a card-value sweep; ``origin`` says where a pack read
+    from git came from (``DIR@SHA``), its directory being a temporary one."""
 
     label: str
     kind: str
@@ -58,11 +59,13 @@ class Arm:
     deck: Deck | None
     policy: str
     card: str = ""
+    origin: str = ""  # where the pack came from when its directory is a temporary copy
 
     def describe(self) -> dict[str, Any]:
         """What the arm is, for the JSON output and the report."""
         return {"label": self.label, "kind": self.kind, "card": self.card,
-                "pack": self.pack or "", "deck": format_deck(self.deck), "policy": self.policy}
+                "pack": self.origin or self.pack or "", "deck": format_deck(self.deck),
+                "policy": self.policy}
 
 
 @dataclass(frozen=True)

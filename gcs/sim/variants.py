@@ -4,6 +4,7 @@ a card-value sweep's edits, other policies), each checked against its pack."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,7 +72,8 @@ def build_arms(req: Request) -> tuple[Arm, ...]:
         on_disk = Path(base_pack) if base_pack is not None else BUILTIN
         committed, sha = pack_at(on_disk, req.git, req.workdir)
         name = req.packs[0] if req.packs else "the bundled pack"
-        arms.append(_baseline(req, str(committed), f"{name} at {req.git} ({sha})"))
+        base = _baseline(req, str(committed), f"{name} at {req.git} ({sha})")
+        arms.append(dataclasses.replace(base, origin=f"{on_disk.resolve()}@{sha}"))
         arms.append(Arm(f"{name} (working copy)", "pack", base_pack, arms[0].deck, req.policy))
     else:
         arms.append(_baseline(req, base_pack, req.packs[0] if req.packs else ""))
