@@ -23,7 +23,7 @@ from .common import (
     escape,
     resolve_policy,
 )
-from .progress import progress
+from .progress import interrupted, progress
 
 if TYPE_CHECKING:
     from ..sim.compare import Arm, Outcome
@@ -170,7 +170,6 @@ def _run(plan: Any, out: Path | None, resume: bool, backend: str, workers: int,
          address: str | None, quiet: bool) -> Outcome:
     from ..sim.backends import make_backend
     from ..sim.compare import run_compare
-    from ..sim.sweep import count_rows
 
     be = make_backend(backend, workers, address)
     label = ", ".join(plan.encounters) if len(plan.encounters) <= 3 \
@@ -179,11 +178,7 @@ def _run(plan: Any, out: Path | None, resume: bool, backend: str, workers: int,
         with progress(f"compare {label}", quiet) as bar:
             return run_compare(plan, be, out=out, resume=resume, progress=bar)
     except KeyboardInterrupt:
-        held = count_rows(out) if out is not None and out.exists() else 0
-        hint = f"; {out} holds {held} rows: run the same command with --resume to finish" \
-            if out is not None else ""
-        console(stderr=True).print(f"[yellow]interrupted[/]{escape(hint)}")
-        raise typer.Exit(130) from None
+        raise interrupted(out) from None
     finally:
         be.close()
 

@@ -23,7 +23,7 @@ from .common import (
     load_pack,
     resolve_policy,
 )
-from .progress import progress
+from .progress import interrupted, progress
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -63,7 +63,7 @@ def simulate_command(
     """Run the sweep and print one summary per encounter and deck."""
     from ..sim.backends import make_backend
     from ..sim.results import check_replaceable, file_format
-    from ..sim.sweep import Sweep, count_rows, run_sweep
+    from ..sim.sweep import Sweep, run_sweep
 
     content = load_pack(pack)
     if pack is not None:  # workers (other processes, Ray nodes) may start in another directory
@@ -100,11 +100,7 @@ def simulate_command(
             sums = run_sweep(sweep, be, out=out, resume=resume, progress=bar, content=content,
                              sink=aggregate.add_rows if aggregate is not None else None)
     except KeyboardInterrupt:
-        held = count_rows(out) if out is not None and out.exists() else 0
-        hint = f"; {out} holds {held} rows: run the same command with --resume to finish" \
-            if out is not None else ""
-        console(stderr=True).print(f"[yellow]interrupted[/]{escape(hint)}")
-        raise typer.Exit(130) from None
+        raise interrupted(out) from None
     finally:
         be.close()
     if report is not None:
