@@ -357,3 +357,20 @@ def test_compare_refuses_an_encounter_a_variant_pack_lacks(tmp_path: Path, capsy
     code, _, err = run_cli(capsys, "compare", "--pack", str(BUILTIN), "--pack", str(other),
                            "-e", "jaw_worm", "--battles", "4")
     assert code == 2 and "unknown encounter 'jaw_worm'" in err and f"(in {other})" in err
+
+
+def test_compare_never_overwrites_a_file_it_did_not_write(tmp_path: Path, capsys: Capsys) -> None:
+    mine = tmp_path / "notes.html"
+    mine.write_text("my notes")
+    rows = tmp_path / "notes.csv"
+    rows.write_text("a,b\n1,2\n")
+    args = ["compare", "-e", "jaw_worm", "--deck", "+anger", "--battles", "4", "--quiet"]
+    for extra in (["--report", str(mine)], ["--out", str(rows)], ["--report", str(tmp_path)]):
+        code, _, err = run_cli(capsys, *args, *extra)
+        assert code == 2 and ("not overwritten" in err or "is a directory" in err), err
+    assert mine.read_text() == "my notes" and rows.read_text() == "a,b\n1,2\n"
+    page = tmp_path / "cmp.html"
+    for _ in range(2):  # its own page (and rows) it replaces
+        code, _, err = run_cli(capsys, *args, "--report", str(page), "--out", str(tmp_path / "r.csv"))
+        assert code == 0, err
+    assert "gcs-compare-data" in page.read_text()

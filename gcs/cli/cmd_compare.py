@@ -103,14 +103,20 @@ def compare_command(
 ) -> None:
     """Run the comparison and print the differences against the baseline."""
     from ..sim.compare import Plan
-    from ..sim.results import file_format
+    from ..sim.results import check_replaceable, file_format
     from ..sim.variants import Request, build_arms
 
     target = parse_until(until) if until is not None else None
-    if out is not None:
-        file_format(out)
     if resume and out is None:
         raise typer.BadParameter("--resume needs --out FILE", param_hint="--resume")
+    if out is not None:
+        file_format(out)
+        if not resume:  # (before the sweep runs: a file that is not ours is never replaced)
+            check_replaceable(out)
+    if report is not None:
+        from ..report.compare import check_replaceable as check_page
+
+        check_page(report)
     policy = resolve_policy(policy)
     workdir = Path(tempfile.mkdtemp(prefix="gcs-compare-")) if git is not None else None
     try:

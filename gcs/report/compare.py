@@ -9,10 +9,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..sim import outfile
+from ..sim.outfile import write_text
+from . import ReportError as FileError
 from .colours import distinct
 from .html import ReportError, _plotly
 from .page import policy_line
 
+MARK = "id='gcs-compare-data'"  # in every comparison page (the embedded comparison)
 #: The chart ids of a comparison page, in page order (the heatmaps only with 2+ encounters).
 COMPARE_CHARTS = ("cmp-win-rate", "cmp-hp-left", "cmp-heat-win-rate", "cmp-heat-hp-left")
 KINDS = ("add", "remove", "upgrade", "deck", "pack", "policy")
@@ -213,13 +217,26 @@ def render(doc: dict[str, Any], title: str) -> str:
         "<p>Per variant and encounter: win rate, turns, HP left, damage taken, and each card's "
         "plays and damage per battle (a card's damage counts its own hits).</p>",
         _changes(doc),
-        f"<script type='application/json' id='gcs-compare-data'>{data}</script>",
+        f"<script type='application/json' {MARK}>{data}</script>",
         "</body></html>",
     ])
 
 
 def write_compare_report(doc: dict[str, Any], out: str | Path, title: str | None = None) -> None:
-    """Write the comparison page of ``doc`` (``Outcome.to_dict``) to ``out``."""
+    """Write the comparison page of ``doc`` (``Outcome.to_dict``) to ``out`` (whole or not at
+    all; an existing ``out`` is replaced only if it is a comparison page)."""
+    check_replaceable(out)
     n = len(doc.get("variants", ()))
     name = title or f"gcs comparison: {doc['baseline']['label']} vs {n} variant{'s' * (n != 1)}"
-    Path(out).write_text(render(doc, name), encoding="utf-8")
+    write_text(out, render(doc, name), "comparison page", FileError)
+
+
+def check_replaceable(out: str | Path) -> None:
+    """Raise unless writing a comparison page at ``out`` destroys nothing a user wrote: the
+    path is free, an empty file or a comparison page."""
+    outfile.check_replaceable(out, "gcs comparison page", _is_page, FileError)
+
+
+def _is_page(p: Path) -> bool:
+    with open(p, "rb") as fh:
+        return MARK.encode() in fh.read(64_000_000)

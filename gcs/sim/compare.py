@@ -11,6 +11,7 @@ once every win-rate interval is narrow enough: the same block for any number of 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +33,9 @@ from .paired import (
     values,
     win_delta,
 )
-from .results import ResultsError, Row, RowWriter, open_writer, read_rows, truncate_to_complete
+from .results import ResultsError, Row, RowWriter, open_writer
+from .runner import battle_seed
+from .sweep import resume_from
 
 #: The policy ``gcs compare`` plays with when none is given. Issue 24's heuristic player
 #: replaces greedy here (one line) once it is registered in gcs/sim/policies.py.
@@ -100,6 +103,7 @@ class Plan:
         return self.seed if self.paired or arm == 0 else derive(self.seed, f"arm#{arm}")
 
     def job(self, enc: int, arm: int) -> Job:
+        """The job of arm ``arm`` on encounter ``enc``."""
         a = self.arms[arm]
         return Job(a.pack, self.encounters[enc], a.policy, self.arm_seed(arm), a.deck,
                    self.character)
@@ -141,8 +145,22 @@ class Plan:
                         yield (self.job(e, a), start + skip, start + size,
                                e * len(self.arms) + a, None, True)
 
-    def check_row(self, n: int, row: Row, where: str) -> None:
-        """Raise unless ``row`` is row ``n`` of this sweep (a resume's check)."""
+    @functools.cached_property
+    def jobs(self) -> tuple[Job, ...]:
+        """Every (encounter, arm) job, job ``e * arms + a`` at index ``e * arms + a``."""
+        return tuple(self.job(e, a) for e in range(len(self.encounters))
+                     for a in range(len(self.arms)))
+
+    def job_of_row(self, n: int) -> int:
+        """The job of row ``n`` (the last one for a row past the end)."""
+        if n >= self.total:
+            return len(self.encounters) * len(self.arms) - 1
+        e, a, _ = self.place(n)
+        return e * len(self.arms) + a
+
+    def check_row(self, n: int, row: Row, where: str, pack_id: str) -> None:
+        """Raise unless ``row`` is row ``n`` of this comparison on the pack ``pack_id`` (a
+        resume's check of every column the comparison decides)."""
         if n >= self.total:
             raise ResultsError(f"{where}: more rows ({n + 1}+) than this comparison has "
                                f"({self.total})")
@@ -150,7 +168,8 @@ class Plan:
         job = self.job(e, a)
         want = {"job": e * len(self.arms) + a, "battle": k, "encounter": job.encounter,
                 "deck": format_deck(job.deck), "policy": job.policy,
-                "character": job.character or "", "sweep_seed": job.seed}
+                "character": job.character or "", "pack": pack_id, "sweep_seed": job.seed,
+                "seed": battle_seed(job.seed, k)}
         diff = [f"{c} {row[c]!r} != {v!r}" for c, v in want.items() if row[c] != v]
         if diff:
             raise ResultsError(f"{where} was written by another comparison (its arms, "
@@ -310,11 +329,8 @@ def run_compare(plan: Plan, backend: Backend | None = None, *, out: str | Path |
     baseline rows of one encounter."""
     backend = backend if backend is not None else InProcess()
     tally = Tally(plan)
-    if out is not None and resume and Path(out).exists():
-        truncate_to_complete(out)
-        for n, row in enumerate(read_rows(out)):
-            plan.check_row(n, row, f"{out} row {n}")
-            tally.add(row)
+    if out is not None and resume:
+        resume_from(plan, out, each=tally.add)
     if plan.until is not None and tally.rows and plan.block_end(tally.rows - 1) \
             and tally.widest() <= plan.until:
         return Outcome(tally, True)
