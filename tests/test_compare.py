@@ -72,6 +72,8 @@ def test_a_whole_deck_is_not_an_edit() -> None:
     ("+carnage*x", "whole number"),
     ("wound+", "has no upgrade"),
     ("-strike*5,-defend*4,-bash", "empty deck"),
+    ("+strike*1000000000", "at most 100000 cards"),
+    ("+strike*99995", "at most 100000 cards"),
 ])
 def test_a_deck_edit_that_cannot_apply_names_the_entry(text: str, words: str) -> None:
     with pytest.raises(DeckEditError, match=words):
@@ -339,6 +341,7 @@ def test_compare_prints_the_ranked_differences(capsys: Capsys) -> None:
     (("--deck", "+anger", "--resume"), "--resume needs --out"),
     (("--deck", "+anger", "--rank-by", "luck", "--battles", "4"), "cannot rank by 'luck'"),
     (("--add", "nothing", "--battles", "4"), "unknown card 'nothing'"),
+    (("--base-deck", "strike*1000000000", "--deck", "+anger"), "more than 100000 cards"),
     (("--deck", "+anger", "--out", "x.txt"), ".csv, .jsonl or .parquet"),
 ])
 def test_compare_refuses_bad_input_in_one_line(args: tuple[str, ...], words: str,

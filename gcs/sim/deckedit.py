@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..content.db import Content
+from ..content.limits import MAX_DECK
 from ..enums import Rarity
 from ..errors import GameError
 from .jobs import parse_deck
@@ -62,6 +63,8 @@ def _entry(text: str, where: str) -> tuple[str, int]:
     n = int(count) if star else 1
     if not name or name == "+" or n < 1:
         raise DeckEditError(f"{where}: not a card entry")
+    if n > MAX_DECK:
+        raise DeckEditError(f"{where}: a deck holds at most {MAX_DECK} cards")
     return name, n
 
 
@@ -112,19 +115,22 @@ def apply_edits(deck: Sequence[str], edits: Iterable[Edit], content: Content) ->
             raise DeckEditError(f"{e.text}: {unknown_card(cid, content)}")
         if (e.op == "upgrade" or e.card.endswith("+")) and card.upgrade is None:
             raise DeckEditError(f"{e.text}: card {cid!r} has no upgrade")
-        for _ in range(e.count):
-            if e.op == "add":
-                out.append(e.card)
-                continue
-            if e.card not in out:
-                held = out.count(e.card + "+") if e.op == "remove" else 0
-                hint = f" (it holds {e.card}+: write -{e.card}+)" if held else ""
-                raise DeckEditError(f"{e.text}: the deck holds no{' more' if e.count > 1 else ''}"
-                                    f" {e.card} to {e.op}{hint}")
-            i = out.index(e.card)
-            if e.op == "remove":
-                del out[i]
-            else:
+        if e.op == "add":
+            if len(out) + e.count > MAX_DECK:
+                raise DeckEditError(f"{e.text}: a deck holds at most {MAX_DECK} cards")
+            out.extend([e.card] * e.count)
+            continue
+        hits = [i for i, c in enumerate(out) if c == e.card][:e.count]
+        if len(hits) < e.count:
+            held = out.count(e.card + "+") if e.op == "remove" and not hits else 0
+            hint = f" (it holds {e.card}+: write -{e.card}+)" if held else ""
+            raise DeckEditError(f"{e.text}: the deck holds no{' more' if hits else ''} "
+                                f"{e.card} to {e.op}{hint}")
+        if e.op == "remove":
+            gone = set(hits)
+            out = [c for i, c in enumerate(out) if i not in gone]
+        else:
+            for i in hits:
                 out[i] = e.card + "+"
     if not out:
         raise DeckEditError("the edits leave an empty deck")
