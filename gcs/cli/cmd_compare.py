@@ -102,11 +102,12 @@ def compare_command(
     quiet: Annotated[bool, Opt("--quiet", help="no progress")] = False,
 ) -> None:
     """Run the comparison and print the differences against the baseline."""
-    from ..sim.compare import Plan
+    from ..sim.compare import Plan, ranking
     from ..sim.results import check_replaceable, file_format
     from ..sim.variants import Request, build_arms
 
     target = parse_until(until) if until is not None else None
+    ranking([], rank_by)  # (a bad --rank-by is refused before the battles, not after)
     if resume and out is None:
         raise typer.BadParameter("--resume needs --out FILE", param_hint="--resume")
     if out is not None:
