@@ -4,7 +4,7 @@ plotly's default palette has ten colours and starts over at the eleventh series,
 of a twelve-group report looked identical. ``distinct(n)`` starts from that palette and adds,
 one at a time, the colour of a grid over sRGB that is farthest (in CIELAB, where distance
 follows what the eye sees) from every colour already picked, leaving out colours too pale to
-see on the white page. Every colour of ``distinct(n)`` differs from every other.
+see on the white page and too dark to read error bars and labels on. Every colour of ``distinct(n)`` differs from every other.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ PLOTLY = ("#636efa", "#ef553b", "#00cc96", "#ab63fa", "#ffa15a", "#19d3f3", "#ff
           "#b6e880", "#ff97ff", "#fecb52")
 _STEPS = (0, 51, 102, 153, 204, 255)  # the candidate grid: 6 levels per channel
 _MAX_LIGHTNESS = 88.0  # CIELAB L* above this is too pale on white
+_MIN_LIGHTNESS = 30.0  # ... and below this too dark for black error bars and labels on it
 #: How many colours ``distinct`` has before it starts over.
-MAX_DISTINCT = 180
+MAX_DISTINCT = 160
 
 
 def _lab(hex_colour: str) -> tuple[float, float, float]:
@@ -48,7 +49,7 @@ def _sequence(n: int) -> tuple[str, ...]:
         return tuple(picked)
     grid = [f"#{r:02x}{g:02x}{b:02x}" for r in _STEPS for g in _STEPS for b in _STEPS]
     labs = {c: _lab(c) for c in grid}
-    pool = [c for c in grid if labs[c][0] <= _MAX_LIGHTNESS and c not in picked]
+    pool = [c for c in grid if _MIN_LIGHTNESS <= labs[c][0] <= _MAX_LIGHTNESS and c not in picked]
     nearest = {c: min(math.dist(labs[c], _lab(p)) for p in picked) for c in pool}
     while len(picked) < n and pool:
         best = max(pool, key=lambda c: (nearest[c], c))  # (ties: the larger hex string)
