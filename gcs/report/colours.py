@@ -4,7 +4,8 @@ plotly's default palette has ten colours and starts over at the eleventh series,
 of a twelve-group report looked identical. ``distinct(n)`` starts from that palette and adds,
 one at a time, the colour of a grid over sRGB that is farthest (in CIELAB, where distance
 follows what the eye sees) from every colour already picked, leaving out colours too pale to
-see on the white page and too dark to read error bars and labels on. Every colour of ``distinct(n)`` differs from every other.
+see on the white page and too dark to read error bars and labels on. Every colour of
+``distinct(n)`` differs from every other.
 """
 
 from __future__ import annotations
