@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from report_support import render_offline
 
 from gcs.cli import main
 from gcs.report.colours import MAX_DISTINCT, PLOTLY, delta_e, distinct
@@ -19,9 +20,6 @@ from gcs.report.compare import COMPARE_CHARTS
 from gcs.report.html import CAVEAT, CHARTS
 from gcs.report.page import policy_budget
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 Capsys = pytest.CaptureFixture[str]
 
 
@@ -42,45 +40,14 @@ def _data(html: str, data_id: str) -> dict[str, Any]:
     return data
 
 
-def _render_offline(path: Path, shot: Path, charts: int) -> tuple[list[Any], list[str], list[str]]:
-    """Open ``path`` in headless Chromium with every non-file request blocked; per chart:
-    (id, markers drawn, error bars, heatmap images, height)."""
-    from playwright.sync_api import Route, sync_playwright
-
-    blocked: list[str] = []
-
-    def guard(route: Route) -> None:
-        if route.request.url.startswith("file://"):
-            route.continue_()
-        else:
-            blocked.append(route.request.url)
-            route.abort()
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            pg = browser.new_page(viewport={"width": 1200, "height": 900})
-            errors: list[str] = []
-            pg.on("pageerror", lambda e: errors.append(str(e)))
-            pg.route("**/*", guard)
-            pg.goto(path.as_uri())
-            pg.wait_for_function(
-                f"document.querySelectorAll('.js-plotly-plot .main-svg').length >= {2 * charts}",
-                timeout=60_000)
-            drawn = pg.evaluate("""() => Array.from(document.querySelectorAll('.js-plotly-plot'))
-                .map(d => [d.id, d.querySelectorAll('.points path').length,
-                           d.querySelectorAll('.errorbar').length,
-                           d.querySelectorAll('.hm image').length,
-                           d.getBoundingClientRect().height])""")
-            pg.screenshot(path=str(shot), full_page=True)
-        finally:
-            browser.close()
-    return drawn, errors, blocked
-
-
 def test_the_comparison_page_renders_every_chart_offline(page: Path, tmp_path: Path) -> None:
     html = page.read_text(encoding="utf-8")
-    drawn, errors, blocked = _render_offline(page, tmp_path / "cmp.png", len(COMPARE_CHARTS))
+    drawn, errors, blocked = render_offline(
+        page, len(COMPARE_CHARTS), """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
+            .map(d => [d.id, d.querySelectorAll('.points path').length,
+                       d.querySelectorAll('.errorbar').length,
+                       d.querySelectorAll('.hm image').length,
+                       d.getBoundingClientRect().height])""", tmp_path / "cmp.png")
     assert [d[0] for d in drawn] == list(COMPARE_CHARTS)
     variants = len(_data(html, "gcs-compare-data")["variants"])
     for cid, markers, bars, images, height in drawn:

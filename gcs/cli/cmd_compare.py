@@ -19,6 +19,7 @@ from .common import (
     check_character,
     check_deck,
     check_encounter,
+    check_rows_out,
     console,
     escape,
     resolve_policy,
@@ -103,17 +104,11 @@ def compare_command(
 ) -> None:
     """Run the comparison and print the differences against the baseline."""
     from ..sim.compare import Plan, ranking
-    from ..sim.results import check_replaceable, file_format
     from ..sim.variants import Request, build_arms
 
     target = parse_until(until) if until is not None else None
     ranking([], rank_by)  # (a bad --rank-by is refused before the battles, not after)
-    if resume and out is None:
-        raise typer.BadParameter("--resume needs --out FILE", param_hint="--resume")
-    if out is not None:
-        file_format(out)
-        if not resume:  # (before the sweep runs: a file that is not ours is never replaced)
-            check_replaceable(out)
+    check_rows_out(out, resume)
     if report is not None:
         from ..report.compare import check_replaceable as check_page
 

@@ -18,6 +18,7 @@ from .common import (
     check_character,
     check_deck,
     check_encounter,
+    check_rows_out,
     console,
     escape,
     load_pack,
@@ -62,7 +63,6 @@ def simulate_command(
 ) -> None:
     """Run the sweep and print one summary per encounter and deck."""
     from ..sim.backends import make_backend
-    from ..sim.results import check_replaceable, file_format
     from ..sim.sweep import Sweep, run_sweep
 
     content = load_pack(pack)
@@ -76,12 +76,7 @@ def simulate_command(
         check_deck(content, d)
     check_character(content, character)
     policy = resolve_policy(policy)
-    if resume and out is None:
-        raise typer.BadParameter("--resume needs --out FILE", param_hint="--resume")
-    if out is not None:
-        file_format(out)
-        if not resume:  # (before the sweep runs: a file that is not ours is never replaced)
-            check_replaceable(out)
+    check_rows_out(out, resume)
     if report is not None:
         from ..report import check_replaceable as check_report
 

@@ -47,6 +47,14 @@ def _add(sums: dict[str, list[int]], key: str, v: int) -> None:
         s[1] += v * v
 
 
+def _merge(sums: dict[str, list[int]], other: dict[str, list[int]]) -> None:
+    """Add ``other``'s sums and sums of squares into ``sums``, key by key."""
+    for k, (s, q) in other.items():
+        mine = sums.setdefault(k, [0, 0])
+        mine[0] += s
+        mine[1] += q
+
+
 @dataclass
 class ArmSums:
     """One arm on one encounter: battles, wins, and each key's sum and sum of squares (a key a
@@ -70,10 +78,7 @@ class ArmSums:
         self.battles += other.battles
         self.wins += other.wins
         self.unfinished += other.unfinished
-        for k, (s, q) in other.sums.items():
-            mine = self.sums.setdefault(k, [0, 0])
-            mine[0] += s
-            mine[1] += q
+        _merge(self.sums, other.sums)
 
     def moments(self, key: str) -> tuple[int, float, float]:
         """(n, sum, sum of squares) of ``key``."""
@@ -131,10 +136,7 @@ class PairSums:
         self.variant_only += other.variant_only
         self.baseline_only += other.baseline_only
         self.neither += other.neither
-        for k, (s, q) in other.sums.items():
-            mine = self.sums.setdefault(k, [0, 0])
-            mine[0] += s
-            mine[1] += q
+        _merge(self.sums, other.sums)
 
 
 def _r(x: float) -> float:
