@@ -51,6 +51,12 @@ def test_cli_simulate_unknown_encounter_is_a_clear_error(capsys: Capsys) -> None
     assert err.startswith("error: ") and "nope" in err and "Traceback" not in err
 
 
+def test_cli_simulate_refuses_a_deck_too_big_before_making_it(capsys: Capsys) -> None:
+    code, _, err = run_cli(capsys, "simulate", "-e", "jaw_worm", "--deck", "strike*1000000000",
+                           "--battles", "2")
+    assert code == 2 and "more than 100000 cards" in err and err.count("\n") == 1
+
+
 # ---------------------------------------------------------------- demo
 def test_cli_demo_narrates_one_battle(capsys: Capsys) -> None:
     code, out, _ = run_cli(capsys, "demo", "--encounter", "jaw_worm", "--seed", "7")

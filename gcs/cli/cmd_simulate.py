@@ -18,12 +18,13 @@ from .common import (
     check_character,
     check_deck,
     check_encounter,
+    check_rows_out,
     console,
     escape,
     load_pack,
     resolve_policy,
 )
-from .progress import progress
+from .progress import interrupted, progress
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -62,8 +63,7 @@ def simulate_command(
 ) -> None:
     """Run the sweep and print one summary per encounter and deck."""
     from ..sim.backends import make_backend
-    from ..sim.results import check_replaceable, file_format
-    from ..sim.sweep import Sweep, count_rows, run_sweep
+    from ..sim.sweep import Sweep, run_sweep
 
     content = load_pack(pack)
     if pack is not None:  # workers (other processes, Ray nodes) may start in another directory
@@ -76,12 +76,7 @@ def simulate_command(
         check_deck(content, d)
     check_character(content, character)
     policy = resolve_policy(policy)
-    if resume and out is None:
-        raise typer.BadParameter("--resume needs --out FILE", param_hint="--resume")
-    if out is not None:
-        file_format(out)
-        if not resume:  # (before the sweep runs: a file that is not ours is never replaced)
-            check_replaceable(out)
+    check_rows_out(out, resume)
     if report is not None:
         from ..report import check_replaceable as check_report
 
@@ -100,11 +95,7 @@ def simulate_command(
             sums = run_sweep(sweep, be, out=out, resume=resume, progress=bar, content=content,
                              sink=aggregate.add_rows if aggregate is not None else None)
     except KeyboardInterrupt:
-        held = count_rows(out) if out is not None and out.exists() else 0
-        hint = f"; {out} holds {held} rows: run the same command with --resume to finish" \
-            if out is not None else ""
-        console(stderr=True).print(f"[yellow]interrupted[/]{escape(hint)}")
-        raise typer.Exit(130) from None
+        raise interrupted(out) from None
     finally:
         be.close()
     if report is not None:

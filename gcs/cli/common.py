@@ -6,6 +6,7 @@ import difflib
 import os
 import sys
 from collections.abc import Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -92,3 +93,16 @@ def escape(text: str) -> str:
     from rich.markup import escape as rich_escape
 
     return rich_escape(text)
+
+
+def check_rows_out(out: Path | None, resume: bool) -> None:
+    """``--out`` and ``--resume`` checked before a sweep runs: a results suffix, ``--resume``
+    only with ``--out``, and (without ``--resume``) no file that is not a results file replaced."""
+    from ..sim.results import check_replaceable, file_format
+
+    if resume and out is None:
+        raise typer.BadParameter("--resume needs --out FILE", param_hint="--resume")
+    if out is not None:
+        file_format(out)
+        if not resume:
+            check_replaceable(out)

@@ -33,6 +33,7 @@ class GroupStats:
     turns: dict[int, int] = field(default_factory=dict)
     hp_left_won: dict[int, int] = field(default_factory=dict)
     damage_taken: int = 0
+    policies: dict[str, int] = field(default_factory=dict)  # policy -> battles it played
     cards: dict[str, CardStats] = field(default_factory=dict)
     # the battles worth a look (``NOTABLE``): why -> (sort key, the row's number and summary)
     notable: dict[str, tuple[tuple[int, int], dict[str, Any]]] = field(default_factory=dict)
@@ -59,6 +60,7 @@ class GroupStats:
         if won:
             self.hp_left_won[row["hp_left"]] = self.hp_left_won.get(row["hp_left"], 0) + 1
         self.damage_taken += row["damage_taken"]
+        self.policies[row["policy"]] = self.policies.get(row["policy"], 0) + 1
         for cid in set(row["plays"]) | set(row["damage"]):
             cs = self.cards.setdefault(cid, CardStats())
             n = row["plays"].get(cid, 0)
@@ -142,3 +144,8 @@ class Aggregate:
     def battles(self) -> int:
         """All battles counted."""
         return sum(g.battles for g in self.groups.values())
+
+    @property
+    def policies(self) -> list[str]:
+        """The policies that played the battles, in the order first seen."""
+        return list(dict.fromkeys(p for g in self.groups.values() for p in g.policies))

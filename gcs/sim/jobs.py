@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..content.db import Content
+from ..content.limits import MAX_DECK
 from ..errors import BattleError, GameError, PolicyError
 from .policies import make_policy
 from .results import Row
@@ -179,7 +180,10 @@ def parse_deck(text: str | None) -> tuple[str, ...] | None:
         name, _, count = part.partition("*")
         if count and not count.strip().isdigit():
             raise ValueError(f"bad deck entry {part!r}: the count after '*' is a whole number")
-        out.extend([name.strip()] * (int(count) if count else 1))
+        n = int(count) if count else 1
+        if len(out) + n > MAX_DECK:  # (checked before the list is made: strike*10**9 is refused)
+            raise ValueError(f"bad deck {text[:80]!r}: more than {MAX_DECK} cards")
+        out.extend([name.strip()] * n)
     return tuple(out)
 
 

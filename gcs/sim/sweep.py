@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from ..content.db import Content
 from .backends import Backend, InProcess, Task
@@ -20,6 +21,19 @@ from .runner import battle_seed
 
 Progress = Callable[[int, int], None]
 RowSink = Callable[[list[Row]], None]
+
+
+class RowOrder(Protocol):
+    """A sweep's fixed row order, as a resume checks it (``Sweep``, a comparison's ``Plan``)."""
+
+    @property
+    def jobs(self) -> tuple[Job, ...]: ...
+
+    def job_of_row(self, n: int) -> int:
+        """The job row ``n`` belongs to (any index past the end: the last job)."""
+        ...
+
+    def check_row(self, n: int, row: Row, where: str, pack_id: str) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -45,6 +59,10 @@ class Sweep:
                 if a < self.battles:
                     yield (job, a, min(self.battles, a + self.chunk), j, content, keep_rows)
 
+    def job_of_row(self, n: int) -> int:
+        """The job of row ``n`` (the last one for a row past the end)."""
+        return min(n // self.battles, len(self.jobs) - 1)
+
     def check_row(self, n: int, row: Row, where: str, pack_id: str) -> None:
         """Raise unless ``row`` is row ``n`` of this sweep on the pack ``pack_id`` (a resume's
         check of every column the sweep decides)."""
@@ -61,13 +79,15 @@ class Sweep:
                                + "; ".join(diff))
 
 
-def resume_from(sweep: Sweep, path: str | Path, content: Content | None = None) -> list[Summary]:
+def resume_from(sweep: RowOrder, path: str | Path, content: Content | None = None,
+                each: Callable[[Row], None] | None = None) -> list[Summary]:
     """The summaries of the rows of an interrupted sweep's file, each row checked against
     ``sweep`` (every column, in its type and range), its last row played again (the pack and
     the engine still give it), and only then a half-written last line dropped: a file that is
     not this sweep's is refused unchanged. The rows are read one by one and not kept: the
     writer appends to the file (or, for Parquet, copies it row by row), so a resume needs
-    constant memory too. ``content``: the pack already loaded (else each job's pack)."""
+    constant memory too. ``content``: the pack already loaded (else each job's pack);
+    ``each``: also called with every checked row, in file order."""
     sums = [Summary() for _ in sweep.jobs]
     p = Path(path)
     if not p.exists():
@@ -76,10 +96,12 @@ def resume_from(sweep: Sweep, path: str | Path, content: Content | None = None) 
         raise ResultsError(f"{p} is a directory, not a results file")
     last: tuple[int, Row] | None = None
     for n, row in enumerate(read_rows(p, checked=True)):
-        job = sweep.jobs[min(n // sweep.battles, len(sweep.jobs) - 1)]
+        job = sweep.jobs[sweep.job_of_row(n)]
         c = content if content is not None else pack_of(job.pack)
         sweep.check_row(n, row, f"{p} row {n}", c.pack_id)
         sums[row["job"]].add_row(row)
+        if each is not None:
+            each(row)
         last = (n, row)
     if last is not None:
         n, row = last
