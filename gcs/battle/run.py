@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from ..enums import SCOPE_MASTER
 from ..errors import GameError
 from ..events import CardAddedToDeck, CardModified, CardRemovedFromDeck
 from .state import MasterEntry
@@ -20,7 +21,7 @@ def add_entry(e: Engine, card_id: str, upgraded: bool = False, cost_delta: int =
     s.next_entry += 1
     s.master.append(entry)
     if e.hot:
-        e.record((CardAddedToDeck, card_id, upgraded, len(s.master)))
+        e.record((CardAddedToDeck, -1, card_id, None, SCOPE_MASTER, upgraded, len(s.master)))
     return entry
 
 
