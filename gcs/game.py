@@ -11,6 +11,7 @@ from . import checks
 from . import engine as _engine
 from .battle import cards as C
 from .battle import run as R
+from .battle.hidden import redraw
 from .battle.hooks import effective_cost
 from .battle.phases import finish_battle
 from .battle.play import check_instance, play_from_hand
@@ -634,6 +635,19 @@ class Game:
             raise
         except Exception as exc:
             raise unreadable("clone", exc) from exc
+
+    def determinize(self, seed: int) -> Game:
+        """A copy in which everything the player cannot know is drawn afresh from ``seed``
+        (docs/rules.md, Hidden information): equal for games that differ only in hidden
+        information; no subscribers, no event log; works while paused or offering rewards."""
+        if type(seed) is not int or not -(2**64) <= seed <= 2**64:  # (the usual call: no check call)
+            checks.integer("determinize", "seed", seed, -(2**64), 2**64)
+        if self._e.busy:
+            raise BusyError("determinize() inside an event handler: the wave is mid-step; call "
+                            "it after the call that runs it returns")
+        g = self._copy(log=False)
+        g.seed = redraw(self.content, g._e.s, seed)
+        return g
 
     def _copy(self, *, log: bool) -> Game:
         """A copy of the run and battle, no subscribers; with ``log`` it shares the event log

@@ -808,6 +808,7 @@ def finish_battle(e: Engine, won: bool, reward: str | None = None) -> None:
         inst.pile = PILE_REMOVED
     s.cards = {}
     s.hand, s.draw, s.discard, s.exhaust = [], [], [], []
+    s.known_top = s.known_bottom = 0
     s.played, s.drawn = [], []
     s.hooks = []
     s.delayed = []

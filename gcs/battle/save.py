@@ -25,7 +25,7 @@ from .state import (
 if TYPE_CHECKING:
     from ..game import Game
 
-FORMAT = 2  # 2: rolled move numbers, nested plays, just-applied statuses
+FORMAT = 3  # 2: rolled move numbers, nested plays, just-applied statuses; 3: known Draw places
 
 
 def plain_copy(x: Any) -> Any:
@@ -72,7 +72,8 @@ def dump_state(c: Content, s: State) -> dict[str, Any]:
         "history": [[p.value, t] for p, t in s.history], "turn": s.turn,
         "player_turns": s.player_turns, "encounter": s.encounter, "hand_rule": s.hand_rule.value,
         "cards": [s.cards[k].to_list() for k in sorted(s.cards)], "next_card": s.next_card,
-        "hand": s.hand, "draw": s.draw, "discard": s.discard, "exhaust": s.exhaust,
+        "hand": s.hand, "draw": s.draw, "known": [s.known_top, s.known_bottom],
+        "discard": s.discard, "exhaust": s.exhaust,
         "played": s.played, "drawn": s.drawn, "units": [u.to_list() for u in s.units],
         "energy": s.energy, "rng": [hex(s.rng_shuffle.state), hex(s.rng_ai.state),
                                     hex(s.rng_cards.state)],
@@ -114,6 +115,7 @@ def load_state(c: Content, d: dict[str, Any]) -> State:
     s.next_card = d["next_card"]
     s.hand, s.draw, s.discard, s.exhaust = (list(d[k]) for k in ("hand", "draw", "discard",
                                                                   "exhaust"))
+    s.known_top, s.known_bottom = d["known"]
     s.played, s.drawn = list(d["played"]), list(d["drawn"])
     s.units = [Unit.from_list(u) for u in d["units"]]
     s.energy = d["energy"]
@@ -160,13 +162,22 @@ def dump(g: Game) -> dict[str, Any]:
             "presenter": e.presenter, "state": plain_copy(dump_state(g.content, e.s))}
 
 
+def upgrade(data: object) -> object:
+    """A format 2 save as format 3 (the same game: no place in Draw known, as format 2 games
+    were played before the places were kept); anything else as it is."""
+    if not isinstance(data, dict) or data.get("format") != 2 or not isinstance(
+            data.get("state"), dict) or "known" in data["state"]:
+        return data
+    return dict(data, format=FORMAT, state=dict(data["state"], known=[0, 0]))
+
+
 def load(cls: type[Game], content: Content, data: object, *,
          allow_other_content: bool = False) -> Game:
     """Check every field (see save_check), then build the game; SaveError names the first
-    problem's JSON path and nothing is built."""
+    problem's JSON path and nothing is built. A format 2 save loads too (``upgrade``)."""
     from .. import engine as _engine
 
-    d = check_top(content, data, allow_other_content)
+    d = check_top(content, upgrade(data), allow_other_content)
     check_state_data(content, d["state"], d["rules"])
     r = dict(d["rules"])
     r["armor_decay"] = ArmorDecayRule(r["armor_decay"])
