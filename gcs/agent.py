@@ -7,13 +7,15 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Final
 
 from .battle.hooks import effective_cost, hooks_possible, modified_cost
-from .battle.phases import check_end, push_turn_end
-from .battle.play import card_refusal, play_from_hand, playable_in_hand
+from .battle.play import card_refusal, playable_in_hand
 from .battle.refusals import end_turn_refusal
-from .battle.state import CHOICE, GATE, NO_PAUSE, WAIT, Unit
+from .battle.state import CHOICE, GATE, NO_PAUSE, WAIT, Frame, Unit
 from .content.defs import PLAY_CHECKED, PLAY_PLAIN, PLAY_PLAIN_SINGLE
 from .enums import PHASE_PLAYER_PHASE, TARGET_SINGLE_ENEMY, BattlePhase, TargetMode
 from .errors import BusyError, GameError, IllegalActionError
+from .steps.play import play_from_hand
+from .steps.runner import check_end, start
+from .steps.turn_end import push_turn_end
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -319,8 +321,7 @@ def apply(g: Game, a: Action) -> None:
         if hooks is None:
             end_turn(e)
         else:
-            push_turn_end(e)
-            run_wave(e)
+            run_wave(e, push_turn_end(e))
     elif kind == CHOOSE:
         g.choose(list(a.choice))
     elif kind == REWARD:
@@ -336,16 +337,19 @@ def end_turn(e: Engine) -> bool:
     no change) if the turn cannot end now."""
     if end_turn_refusal(e) is not None:
         return False
-    push_turn_end(e)
-    run_wave(e)
+    run_wave(e, push_turn_end(e))
     return True
 
 
-def run_wave(e: Engine) -> None:
-    """Run the wave a facade call queued (under the busy flag), then ``settle_wave``."""
+def run_wave(e: Engine, f: Frame | None = None) -> None:
+    """Run the wave a facade call queued (under the busy flag), then ``settle_wave``; ``f``:
+    the procedure frame it queued alone on the stack, run at once (``runner.start``)."""
     e.busy = True
     try:
-        e.run()
+        if f is None:
+            e.run()
+        else:
+            start(e, f)
         settle_wave(e)
     finally:
         e.busy = False

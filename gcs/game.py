@@ -12,11 +12,9 @@ from . import engine as _engine
 from .battle import cards as C
 from .battle import run as R
 from .battle.hooks import effective_cost
-from .battle.phases import finish_battle
-from .battle.play import check_instance, play_from_hand
+from .battle.play import check_instance
 from .battle.refusals import play_guard
 from .battle.rewards import apply as apply_reward_to_run
-from .battle.start import begin_battle
 from .battle.state import (
     CHOICE,
     GATE,
@@ -43,6 +41,9 @@ from .guard import guard_class, unreadable
 from .lazylog import defer, materialize, restart
 from .rng import derive
 from .rules import BattleRules
+from .steps.battle_end import finish_battle
+from .steps.play import play_from_hand
+from .steps.start import begin_battle
 
 E = TypeVar("E", bound=Event)
 DEFAULT_RULES = BattleRules()  # frozen: one instance serves every game built without rules
@@ -349,7 +350,7 @@ class Game:
         inst, t, why = play_guard(e, card, target)
         if why is not None:
             return False
-        play_from_hand(e, inst, t, None)  # commit_play, then e.run() (under the busy flag)
+        play_from_hand(e, inst, t)
         return True
 
     def end_player_turn(self) -> bool:

@@ -173,6 +173,7 @@ def test_the_apply_guard_restores_and_chains_as_every_guarded_call(monkeypatch: 
         step(e, f)
 
     monkeypatch.setitem(HANDLERS, K.TURN_END, broken)
+    g._e.stepwise = True  # (frame by frame: the turn end's frame is run by the loop's handler)
     for action in (END_ACTION, "end"):
         armed.append(True)
         with pytest.raises(gcs.GameError, match="internal error in apply: ZeroDivisionError") as err:

@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..content.defs import Modifier, MoveDef, StatusDef
+from ..content.roles import KEEPS_BLOCK
 from ..enums import (
+    ARMOR_HALVE,
+    ARMOR_RESET,
     DECAY_MINUS_ONE,
     DECAY_NONE,
     DECAY_REMOVE,
@@ -27,6 +30,7 @@ from ..events import (
 from ..flow.nodes import Node
 from . import frames as K
 from .cards import push_entries
+from .roles import roles_of
 from .state import Ctx, Intent, Unit, new_intent
 
 if TYPE_CHECKING:
@@ -278,6 +282,19 @@ def gain_block(e: Engine, u: Unit, amount: int) -> None:
         e.record((BlockGained, u.uid, amount, u.block))
 
 
+def armor_decay(e: Engine, u: Unit) -> None:
+    """The unit's block by ``BattleRules.armor_decay``, unless a status keeps it."""
+    if not u.block:
+        return  # no block: every rule leaves it at 0 (and publishes nothing)
+    if roles_of(e, u) & KEEPS_BLOCK:
+        return
+    rule = e.rules.armor_decay
+    if rule is ARMOR_RESET:
+        set_block(e, u, 0)
+    elif rule is ARMOR_HALVE:
+        set_block(e, u, u.block // 2)
+
+
 def set_block(e: Engine, u: Unit, value: int) -> None:
     """Set block directly (armor decay); publishes BlockChanged if it changed."""
     if u.block != value:
@@ -302,6 +319,7 @@ def die(e: Engine, u: Unit) -> list[tuple[Node, Ctx]]:
     u.block = 0
     if u.uid != 0:
         u.statuses.clear()
+        e.roles_unit = None
     u.intent = None
     if e.hot:
         e.record((UnitDied, u.uid))
@@ -348,6 +366,7 @@ def apply_status(e: Engine, u: Unit, sid: str, delta: int, *, trigger: bool = Tr
         if not old:
             return
         del u.statuses[sid]
+        e.roles_unit = None
         if e.hot:
             e.record((StatusApplied, u.uid, sid, -old, 0))
             e.record((StatusRemoved, u.uid, sid))
@@ -355,10 +374,13 @@ def apply_status(e: Engine, u: Unit, sid: str, delta: int, *, trigger: bool = Tr
         if new == old:
             return
         u.statuses[sid] = new
+        if not old:
+            e.roles_unit = None
         if e.hot:
             e.record((StatusApplied, u.uid, sid, new - old, new))
-        if source > 0 and old == 0 and sd.decay_at == "round_end":
-            _mark_just_applied(e, u.uid, sid)
+        if source > 0 and old == 0 and sd.decay_at == "round_end" and (
+                e.s.phase is PHASE_ENEMY_PHASE):
+            K.just_applied(e.s.stack, u.uid, sid)
         if trigger and abs(new) > abs(old):
             node = sd.entries.get("on_apply")
             if node is not None:
@@ -403,16 +425,3 @@ def decay_statuses(e: Engine, u: Unit, moment: str = "turn_end",
             apply_status(e, u, sid, -1 if n > 0 else 1)
         elif d is DECAY_REMOVE:
             remove_status(e, u, sid)
-
-
-def _mark_just_applied(e: Engine, uid: int, sid: str) -> None:
-    """Record, in the running EnemyPhase frame, a round-end status an enemy just applied."""
-    s = e.s
-    if s.phase is not PHASE_ENEMY_PHASE:
-        return
-    for f in s.stack:
-        if f.kind == K.ENEMY_PHASE and f.data is not None:
-            fresh = f.data[1]
-            if [uid, sid] not in fresh:
-                fresh.append([uid, sid])
-            return

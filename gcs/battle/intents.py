@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..content.db import PLAIN_BLOCK, PLAIN_HIT, PLAIN_STATUS_SELF, PlainIntent, PlainTable
-from ..content.defs import AiDef, EnemyDef, MoveDef, WeightedMove
+from ..content.db import PlainTable
+from ..content.defs import AiDef, EnemyDef, WeightedMove
 from ..enums import PHASE_ENEMY_PHASE
 from ..events import EnemyUnitIntentChanged, UnitSpawned
-from .combat import apply_status, attack_damage, block_amount, deal_damage, display, gain_block
+from . import frames as K
+from .combat import apply_status, display
 from .combat import resolve_intents as resolve_intents  # the intents' home module re-exports it
 from .state import Unit
 
@@ -231,9 +232,10 @@ def hp_lost(e: Engine, u: Unit) -> None:
             u.rules_used.append(r.move)
         made = False  # has the planned move already been made (its turn began this phase)?
         if e.s.phase is PHASE_ENEMY_PHASE:
-            from .phases import keep_replanned_intent  # phases imports this module
-
-            made = keep_replanned_intent(e, u.uid)
+            stack = e.s.stack
+            made = K.turn_began(stack, u.uid)
+            if made:
+                K.keep_intent(stack, u.uid)  # (the new move is for its next turn)
         u.move = r.move
         if u.history and not made:
             u.history[-1] = r.move  # the replaced move was never made
@@ -257,50 +259,3 @@ def plan_intent(e: Engine, u: Unit) -> None:
     u.intent = it = display(e, u, c.moves[d.id, move_id])
     if e.hot:
         e.record((EnemyUnitIntentChanged, u.uid, it.move, it.damage, it.hits))
-
-
-def run_plain_intent(e: Engine, u: Unit, m: MoveDef, plan: PlainIntent) -> bool:
-    """EnemyPhase step 3, the planned move ``m`` of ``u``, run here when its behaviour is plain
-    (``Content.plain_intents``) and the interpreter would run it inline (``start_entry`` with
-    ``inline``): the same primitives in the same order, the same engine steps counted, with no
-    scope and no trip through the program's ops. True when done; False, with nothing done,
-    when not sure (the interpreter runs it then).
-
-    It is the same as the interpreter's run: every action calls the primitive its executor
-    (gcs/flow/actions.py) calls for the move's scope (owner ``u``, target the player, no
-    source card, no status), and none can queue work: a hit on a player holding no
-    ``hit_or_death_statuses`` queues no reaction, block queues nothing, and an applied
-    status has no On Apply branch (nor, on the player, is one of those statuses). So the
-    program's ops all run, one after another, and its steps are counted as ``start_entry``
-    counts them, when the step guard stops none of them."""
-    s = e.s
-    player = s.units[0]
-    held = player.statuses
-    if held and not e.c.hit_or_death_statuses.isdisjoint(held):
-        return False  # a hit may queue the player's reactions
-    steps = plan.steps
-    if s.steps + steps > e.step_limit:
-        return False  # the guard stops it part-way: the interpreter raises where it does
-    # the scope's value slots the actions read (see ``enemy_turn``): ``move_damage``, the
-    # hits, the block; reading a slot that is not set raises in the interpreter
-    dmg = m.damage if m.damage_max is None else u.rolled.get(m.id, m.damage)
-    block = m.block
-    if (plan.reads_damage and dmg is None) or (plan.reads_block and block is None):
-        return False
-    for kind, amount, var, sid in plan.acts:
-        if var:
-            got = dmg if var == "damage" else block if var == "block" else m.hits
-            amount = 0 if got is None else got  # (None only for a slot no action reads)
-        if kind == PLAIN_HIT:
-            # ``_ex_damage`` of one hit on the player (``_hit``: an attack, folded)
-            if player.alive:
-                deal_damage(e, u, player, attack_damage(e, amount, u, player), None, True)
-        elif kind == PLAIN_BLOCK:
-            # ``_ex_block`` for the owner (folded)
-            gain_block(e, u, block_amount(e, amount, u))
-        else:
-            # ``_ex_apply`` on its one unit, the enemy as the source
-            apply_status(e, u if kind == PLAIN_STATUS_SELF else player, sid, amount,
-                         source=u.uid)
-    s.steps += steps
-    return True

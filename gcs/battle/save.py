@@ -10,6 +10,7 @@ from ..errors import GameError, SaveError
 from ..rng import Rng
 from ..rules import BattleRules
 from .save_check import check_state, check_state_data, check_top
+from .save_format import FORMAT, upgrade
 from .state import (
     ActiveHook,
     CardInstance,
@@ -24,8 +25,6 @@ from .state import (
 
 if TYPE_CHECKING:
     from ..game import Game
-
-FORMAT = 2  # 2: rolled move numbers, nested plays, just-applied statuses
 
 
 def plain_copy(x: Any) -> Any:
@@ -166,7 +165,7 @@ def load(cls: type[Game], content: Content, data: object, *,
     problem's JSON path and nothing is built."""
     from .. import engine as _engine
 
-    d = check_top(content, data, allow_other_content)
+    d = check_top(content, upgrade(data), allow_other_content)
     check_state_data(content, d["state"], d["rules"])
     r = dict(d["rules"])
     r["armor_decay"] = ArmorDecayRule(r["armor_decay"])

@@ -348,11 +348,11 @@ def due_of(e: Engine, when: str, turns: int) -> int:
         return s.player_turns + n
     if when == "player_turn_end":
         ahead = s.phase in (BattlePhase.PLAYER_TURN_START, BattlePhase.PLAYER_PHASE) or any(
-            f.kind == K.TURN_END and f.pc <= 4 for f in s.stack)
+            f.kind == K.TURN_END and f.pc <= K.TURN_END_DECAY for f in s.stack)
         return s.player_turns + n - (1 if ahead else 0)
     # enemy_phase_end, counted by turn number (the turn is 1 while the battle initialises)
     ahead = s.phase is not BattlePhase.ENEMY_PHASE or any(
-        f.kind == K.ENEMY_PHASE and (f.data is None or f.pc <= len(f.data[0])) for f in s.stack)
+        f.kind == K.ENEMY_PHASE and f.pc <= K.ENEMY_PHASE_DELAYED for f in s.stack)
     return max(1, s.turn) + n - (1 if ahead else 0)
 
 

@@ -1,18 +1,22 @@
-"""StartBattle steps 1-3 (seed 001): clear, create the units, build and shuffle the draw pile.
-Steps 4-7 follow as the START frame (gcs/battle/phases.py)."""
+"""StartBattle (seed 001): steps 1-3 in ``begin_battle``, then 4-7 as the START frame's steps.
+
+The frame's steps are one engine step each (``each_step_a_call``), as saves count them.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
+from ..battle import frames as K
+from ..battle.cards import push_draw, push_entries, step_draw
+from ..battle.combat import apply_status, status_entries
+from ..battle.intents import make_enemy, plan_intent
+from ..battle.state import CardInstance, Frame, MasterEntry, Unit
 from ..content.defs import CharacterDef, EncounterDef
-from ..enums import PHASE_INITIALIZE, PILE_DRAW
+from ..enums import KW_INNATE, PHASE_INITIALIZE, PILE_DRAW
+from ..events import BattleStarted
 from ..rng import Rng, derive, derive_each
-from . import frames as K
-from .combat import apply_status
-from .intents import make_enemy
-from .phases import enter
-from .state import CardInstance, Frame, MasterEntry, Unit
+from .runner import DECIDED, GO, Procedure, Step, become, call, check_end, enter, settled
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -32,7 +36,7 @@ def roll_enemies(enc: EncounterDef, rng: Rng) -> tuple[str, ...]:
 
 
 def begin_battle(e: Engine, enc: EncounterDef, char: CharacterDef | None, seed: int) -> None:
-    """Steps 1-3 of StartBattle, then queue steps 4-7 (the caller runs the loop)."""
+    """StartBattle steps 1-3, then its frame for steps 4-7 (the caller runs the loop)."""
     s = e.s
     c = e.c
     # 1. clear any battle state left from a previous battle
@@ -81,5 +85,72 @@ def begin_battle(e: Engine, enc: EncounterDef, char: CharacterDef | None, seed: 
         uid += 1
     s.next_card = uid
     s.rng_shuffle.shuffle(draw)
-    # 4-7 run as frames: Innate + opening draw, BattleStarted, intents, PlayerTurnStart
-    s.stack.append(Frame(K.START, None, 0, None, None))
+    e.push(K.START, K.START_OPENING_HAND, None)
+
+
+class OpeningHand(Step):
+    """4. 优先安排 Innate 卡，再抽取起手牌 (Innate cards first, then the opening hand): the
+    Innate cards go on top of Draw in master-deck order (the first of the deck is drawn first),
+    then the hand is drawn to ``BattleRules.starting_hand_size`` (the Innate cards count; more
+    of them than that are all drawn), an automatic draw (seed 004: overflow is discarded)."""
+
+    def run(self, e: Engine, f: Frame) -> int:
+        s = e.s
+        cards = s.cards
+        innate = [u for u in s.draw if KW_INNATE in cards[u].active.keywords]
+        if innate:
+            innate.sort()
+            chosen = set(innate)
+            s.draw[:] = [u for u in s.draw if u not in chosen] + innate[::-1]
+        d = push_draw(e, max(e.rules.starting_hand_size, len(innate)), automatic=True)
+        if d is None or not call(e):
+            return GO
+        step_draw(e, d)
+        return settled(e, f)
+
+
+class TurnOne(Step):
+    """5. 将 TurnNumber 设为 1 并发布 OnBattleStarted (TurnNumber = 1, then OnBattleStarted,
+    while the phase is still Initialize)."""
+
+    def run(self, e: Engine, f: Frame) -> int:
+        s = e.s
+        s.turn = 1
+        if e.hot:
+            e.record((BattleStarted, s.encounter, s.turn))
+        return GO
+
+
+class FirstIntents(Step):
+    """6. 解析第一组敌人 Intent，执行战斗开始状态行为 (the first enemy intents, then the
+    battle-start status behaviours: the player's, then each enemy's in encounter order)."""
+
+    def run(self, e: Engine, f: Frame) -> int:
+        s = e.s
+        for u in s.units[1:]:
+            plan_intent(e, u)
+        if "on_battle_start" in e.c.entry_statuses:  # (else every unit's list is empty)
+            entries = []
+            for u in s.units:
+                entries += status_entries(e, u, "on_battle_start")
+            if entries:
+                push_entries(e, entries)
+        return GO
+
+
+class FirstTurn(Step):
+    """7. 进入 PlayerTurnStart，随后开放首个 PlayerPhase (PlayerTurnStart, then the first
+    PlayerPhase), unless the battle is already decided."""
+
+    def run(self, e: Engine, f: Frame) -> int:
+        if check_end(e):
+            return DECIDED
+        return become(e, f, K.TURN_START, K.TURN_START_HOOKS)
+
+
+START_BATTLE: Final = Procedure("StartBattle", K.START, {
+    K.START_OPENING_HAND: OpeningHand(),
+    K.START_TURN_ONE: TurnOne(),
+    K.START_INTENTS: FirstIntents(),
+    K.START_TURN_START: FirstTurn(),
+}, each_step_a_call=True)
