@@ -256,11 +256,12 @@ class Engine:
 
 
 def _register() -> None:
-    """The one place that says which handler runs each frame kind: the runner for the seed
-    procedures (and their step tables), the interpreter for behaviour frames."""
+    """The one place that says which handler runs each frame kind (the runner for the seed
+    procedures, with their step tables; the interpreter for behaviour frames) and which
+    executor runs each node kind."""
     from .battle import cards
     from .battle import frames as K
-    from .flow import actions, interp
+    from .interp import card_actions, pause, run, unit_actions
     from .steps import runner
     from .steps.battle_end import BATTLE_LOST, BATTLE_WON
     from .steps.enemy_phase import ENEMY_PHASE, ENEMY_TURN
@@ -274,14 +275,17 @@ def _register() -> None:
         runner.PROCEDURES[proc.kind] = proc
         HANDLERS[proc.kind] = runner.run
     HANDLERS.update({
-        K.ENTRY: interp.step_entry,
-        K.NODE: interp.step_node,
-        K.CHOICE: interp.step_choice,
-        K.EACH: interp.step_each,
-        K.DAMAGE: actions.step_damage,
+        K.ENTRY: run.step_entry,
+        K.NODE: run.step_node,
+        K.CHOICE: run.step_choice,
+        K.EACH: card_actions.step_each,
+        K.DAMAGE: unit_actions.step_damage,
         K.DRAW: cards.step_draw,
         K.HAND_END: step_hand_end,
     })
+    for table in (run.CONTROL, pause.PAUSING, card_actions.CARD_ACTIONS, unit_actions.UNIT_ACTIONS):
+        run.EXEC.update(table)
+    run.STEP.update(run.COMPOSITES)
 
 
 _register()

@@ -36,8 +36,8 @@ from .errors import (
     RewardError,
 )
 from .events import EffectResumed, Event
-from .flow.choice import answer_choice
 from .guard import guard_class, unreadable
+from .interp.pause import answer_choice
 from .lazylog import defer, materialize, restart
 from .rng import derive
 from .rules import BattleRules
@@ -643,10 +643,11 @@ class Game:
         """A complete save (run, battle, paused effects) as JSON-compatible data."""
         from .battle.save import dump
 
-        if self._e.busy:
+        e = self._e
+        if e.busy:
             raise BusyError("to_json() inside an event handler: the wave is mid-step; save "
                             "after the call that runs it returns")
-        return dump(self)
+        return dump(self.content, self.seed, self.rules, e.logging, e.presenter, e.s)
 
     @classmethod
     def from_json(cls, content: Content, data: dict[str, Any], *,
@@ -657,7 +658,14 @@ class Game:
 
         checks.instance_of("from_json", "content", content, Content, "a gcs.Content")
         checks.boolean("from_json", "allow_other_content", allow_other_content)
-        g = load(cls, content, data, allow_other_content=allow_other_content)
+        d = load(content, data, allow_other_content=allow_other_content)
+        g = cls.__new__(cls)
+        g.seed = d.seed
+        g.content = content
+        g.rules = d.rules
+        g._char = content.characters.get(d.state.character)
+        g._e = _engine.Engine(content, d.state, d.rules, logging=d.logging,
+                              presenter=d.presenter)
         if g._e.logging:
             defer(g._e, g._e.s.clone())  # (the calls from now on run from the loaded state)
         return g

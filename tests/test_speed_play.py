@@ -32,16 +32,18 @@ from gcs import agent
 from gcs.agent import Action
 from gcs.battle import frames as K
 from gcs.battle import play
-from gcs.battle.combat import attack_damage, block_amount, deal_damage, gain_block
+from gcs.battle.combat import deal_damage, gain_block
+from gcs.battle.folds import attack_damage, block_amount
 from gcs.battle.hooks import hooks_possible
 from gcs.battle.state import Ctx, Frame
 from gcs.content.db import Content
 from gcs.content.loader import BUILTIN, load_content
 from gcs.enums import TargetMode
 from gcs.errors import GameError
-from gcs.flow import actions, interp
 from gcs.flow import nodes as N
-from gcs.flow.values import units_of, val
+from gcs.interp import run as interp
+from gcs.interp import unit_actions as actions
+from gcs.interp.values import units_of, val
 from gcs.sim.policies import RandomPolicy
 
 

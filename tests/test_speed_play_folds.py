@@ -14,7 +14,7 @@ from steps_support import lifecycle_pack as _content
 from test_speed_play import _all_statuses_react, _twins_over_random_decks
 
 import gcs
-from gcs.battle.combat import _fold_unit, attack_damage, block_amount
+from gcs.battle.folds import _fold_unit, attack_damage, block_amount
 from gcs.content.db import Content
 from gcs.content.loader import BUILTIN, load_content
 

@@ -12,49 +12,92 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..content.db import PlainTable
-from ..content.defs import AiDef, EnemyDef, WeightedMove
-from ..enums import PHASE_ENEMY_PHASE
-from ..events import EnemyUnitIntentChanged, UnitSpawned
+from ..content.defs import AiDef, EnemyDef, MoveDef, WeightedMove
+from ..enums import INTENT_STUN, PHASE_ENEMY_PHASE
+from ..events import EnemyUnitIntentChanged
 from . import frames as K
-from .combat import apply_status, display
-from .combat import resolve_intents as resolve_intents  # the intents' home module re-exports it
-from .state import Unit
+from .folds import attack_damage
+from .state import Intent, Unit, new_intent
 
 if TYPE_CHECKING:
     from ..engine import Engine
 
 
-def make_enemy(e: Engine, d: EnemyDef, *, spawned: bool = False, hp: int | None = None) -> Unit:
-    """A new enemy unit (HP rolled on the AI stream, unless ``hp`` is given: then it is both
-    its max and current HP), appended after every existing unit.
+# ---------------------------------------------------------------- intents as shown
+# (a status change re-resolves them: ``combat.apply_status``)
+def move_damage(u: Unit, m: MoveDef) -> int | None:
+    """The move's base damage for this unit: its own roll for a ``[lo, hi]`` damage."""
+    if m.damage_max is None:
+        return m.damage
+    return u.rolled.get(m.id, m.damage)
 
-    Its starting statuses are set up, not applied by an effect: ``on_apply`` does not run.
-    Then the damage of each move with a ``[lo, hi]`` damage is rolled (AI stream, move order).
-    """
+
+def skips_turn(e: Engine, u: Unit) -> bool:
+    """Does a control status (``skip_turn``) make this unit skip its next turn?"""
+    # (this runs for every enemy turn and intent: one set test on the content's control ids)
+    return bool(u.statuses) and not e.c.skip_statuses.isdisjoint(u.statuses)
+
+
+def display(e: Engine, u: Unit, m: MoveDef) -> Intent:
+    """The intent as shown now: damage per hit through the enemy's and the player's modifiers;
+    a STUN intent (no damage, the planned move kept) while a control status makes it skip."""
+    statuses = u.statuses
+    c = e.c
+    # (every plan and re-resolution runs this: ``skips_turn``, ``move_damage`` and
+    # ``new_intent`` inlined, and no ``attack_damage`` call when it would fold nothing)
+    if statuses and not c.skip_statuses.isdisjoint(statuses):
+        return tuple.__new__(Intent, (m.id, m.name, INTENT_STUN, None, 0, None))
+    dmg = None
+    base = m.damage if m.damage_max is None else u.rolled.get(m.id, m.damage)
+    if base is not None:
+        player = e.s.units[0]
+        held = player.statuses
+        if ((statuses and not c.deal_statuses.isdisjoint(statuses))
+                or (held and not c.take_statuses.isdisjoint(held))):
+            dmg = attack_damage(e, base, u, player)
+        else:
+            # neither side has a modifier at its stage (``attack_damage`` would fold nothing):
+            # the base, floored at 0
+            dmg = base if base > 0 else 0
+    return tuple.__new__(Intent, (m.id, m.name, m.intent, dmg, m.hits, m.block))
+
+
+def resolve_intents(e: Engine) -> None:
+    """Re-resolve the displayed intent of every living enemy; publish only what changed."""
     s = e.s
-    if hp is None:
-        hp = d.hp_min if d.hp_max <= d.hp_min else s.rng_ai.between(d.hp_min, d.hp_max)
-    u = Unit(len(s.units), d.id, d.name, hp, hp)
-    s.units.append(u)
-    if spawned and e.hot:
-        e.record((UnitSpawned, u.uid, d.id))
-    for sid, n in d.statuses.items():
-        apply_status(e, u, sid, n, trigger=False)
-    for sid, (lo, hi) in d.status_ranges.items():
-        apply_status(e, u, sid, s.rng_ai.between(lo, hi), trigger=False)
-    for m in d.moves:
-        if m.damage_max is not None and m.damage is not None:
-            u.rolled[m.id] = s.rng_ai.between(m.damage, m.damage_max)
-    return u
+    units = s.units
+    if len(units) < 2:
+        return
+    moves = e.c.moves
+    player = units[0]
+    stunned = INTENT_STUN
+    skip = e.c.skip_statuses
+    for i in range(1, len(units)):  # (an index loop: no copy of the list per status change)
+        u = units[i]
+        it = u.intent
+        if it is None or not u.alive:
+            continue
+        m = moves[u.def_id, u.move]
+        statuses = u.statuses
+        # (``skips_turn``, inlined: this runs for every enemy at every status change)
+        if it.kind is stunned or (statuses and not skip.isdisjoint(statuses)):
+            new = display(e, u, m)  # a control status came or went: the whole intent changes
+            if new == it:
+                continue
+            u.intent = new
+        else:
+            base = move_damage(u, m)
+            if it.damage is None or base is None:
+                continue
+            dmg = attack_damage(e, base, u, player)
+            if dmg == it.damage:
+                continue
+            u.intent = new = new_intent(it.move, it.name, it.kind, dmg, it.hits, it.block)
+        if e.hot:
+            e.record((EnemyUnitIntentChanged, u.uid, new.move, new.damage, new.hits))
 
 
-def spawn_enemy(e: Engine, d: EnemyDef, *, hp: int | None = None) -> Unit:
-    """Summon an enemy mid-battle: last in encounter order, with its first intent at once."""
-    u = make_enemy(e, d, spawned=True, hp=hp)
-    plan_intent(e, u)
-    return u
-
-
+# ---------------------------------------------------------------- planning
 def _expected(ai: AiDef, pos: int) -> str | None:
     """The scripted (opener, then cycle) move at position ``pos``; None once it is random."""
     if pos < len(ai.opener):

@@ -9,13 +9,12 @@ from ..battle import frames as K
 from ..battle.combat import (
     apply_status,
     armor_decay,
-    attack_damage,
-    block_amount,
     deal_damage,
     decay_statuses,
     gain_block,
     run_status_entries,
 )
+from ..battle.folds import attack_damage, block_amount
 from ..battle.hooks import enemy_scoped
 from ..battle.intents import plan_intent, resolve_intents
 from ..battle.roles import roles_of
@@ -30,8 +29,9 @@ from ..content.roles import (
     SKIP_TURN,
 )
 from ..enums import PHASE_ENEMY_PHASE
-from ..flow.interp import ENTRY_ROOTS, fire_delayed, start_entry
 from ..flow.nodes import Node
+from ..interp.pause import fire_delayed
+from ..interp.run import ENTRY_ROOTS, start_entry
 from .runner import END, GO, RESUMED, Procedure, Step, become, call, enter, settled, steps
 
 if TYPE_CHECKING:

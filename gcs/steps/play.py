@@ -13,7 +13,8 @@ from ..battle.roles import roles_of
 from ..battle.state import CardInstance, Ctx, Frame
 from ..content.roles import ON_PLAY
 from ..enums import KW_EXHAUST, PILE_DISCARD, PILE_LIMBO, PileScope
-from ..flow.interp import ENTRY_ROOTS, EXEC, register_hook, start_entry
+from ..interp.card_actions import register_hook
+from ..interp.run import ENTRY_ROOTS, EXEC, start_entry
 from .runner import DECIDED, END, GO, Procedure, Step, become, check_end, start
 
 if TYPE_CHECKING:

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Final
 
 from ..battle import frames as K
 from ..battle.cards import push_draw, push_entries, step_draw
-from ..battle.combat import apply_status, status_entries
-from ..battle.intents import make_enemy, plan_intent
+from ..battle.combat import apply_status, make_enemy, status_entries
+from ..battle.intents import plan_intent
 from ..battle.state import CardInstance, Frame, MasterEntry, Unit
 from ..content.defs import CharacterDef, EncounterDef
 from ..enums import KW_INNATE, PHASE_INITIALIZE, PILE_DRAW

@@ -19,7 +19,7 @@ from ..enums import (
     SCOPE_HAND,
 )
 from ..events import CardModified, CardRetained, DiscardPhase, TurnEnded
-from ..flow.interp import fire_delayed
+from ..interp.pause import fire_delayed
 from .runner import GO, Procedure, Step, become, call, enter, settled
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from ..battle.state import Ctx, Frame
 from ..content.roles import ON_DRAW_PHASE, ON_TURN_START
 from ..enums import PHASE_PLAYER_PHASE, PHASE_PLAYER_TURN_START
 from ..events import DrawPhase, TurnStarted
-from ..flow.interp import fire_delayed
+from ..interp.pause import fire_delayed
 from .runner import END, GO, Procedure, Step, become, call, enter, settled
 
 if TYPE_CHECKING:

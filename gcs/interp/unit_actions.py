@@ -1,23 +1,22 @@
 """Unit and battle actions of behaviour graphs: damage (hit by hit), block, HP, energy,
-statuses, spawn/kill/revive, turn requests and gold. Registered into the interpreter's
-dispatch table (``interp.EXEC``); card actions and control flow live in ``interp``."""
+statuses, spawn/kill/revive, turn requests and gold (registered by gcs/engine.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..battle import cards as C
 from ..battle import combat as U
 from ..battle import frames as K
-from ..battle.combat import attack_damage, block_amount, deal_damage, gain_block
-from ..battle.intents import spawn_enemy
+from ..battle.combat import deal_damage, gain_block, spawn_enemy
+from ..battle.folds import attack_damage, block_amount
 from ..battle.state import Ctx, Frame, Unit
 from ..enums import BattlePhase
 from ..events import EnergyGained, GoldGained
-from . import nodes as N
-from .exprs import Var
-from .interp import EXEC
+from ..flow import nodes as N
+from ..flow.exprs import Var
+from .run import Exec
 from .values import units_of, val, var
 
 if TYPE_CHECKING:
@@ -225,9 +224,9 @@ def _ex_gold(e: Engine, node: N.GainGold, ctx: Ctx) -> None:
         e.record((GoldGained, n, s.gold))
 
 
-EXEC.update({
+UNIT_ACTIONS: Final[dict[type, Exec]] = {
     N.DealDamage: _ex_damage, N.GainBlock: _ex_block, N.LoseHp: _ex_lose_hp, N.Heal: _ex_heal,
     N.GainEnergy: _ex_energy, N.ApplyStatus: _ex_apply, N.RemoveStatus: _ex_remove,
     N.SpawnEnemy: _ex_spawn, N.Kill: _ex_kill, N.Revive: _ex_revive, N.EndTurn: _ex_end_turn,
     N.ExtraTurn: _ex_extra_turn, N.GainGold: _ex_gold,
-})
+}

@@ -8,7 +8,7 @@ from ..battle.hooks import card_matches
 from ..battle.state import Ctx, Unit
 from ..enums import Pile
 from ..errors import FlowError
-from .exprs import (
+from ..flow.exprs import (
     BIN_OPS,
     COMPARE_OPS,
     AllOf,
