@@ -163,8 +163,8 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
         e: Engine | None = self.__dict__.get("_e")
         plain = type(action) is Action
         if e is None or e.busy or e.depth:
-            if plain:
-                _apply(self, action)
+            if plain and e is not None:
+                _apply(e, action)
             else:
                 fn(self, action)
             return
@@ -179,7 +179,7 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
             e.depth = 1
             e.roles_unit = None  # (as ``_begin``)
             try:
-                _apply(self, action)
+                _apply(e, action)
             except Exception as exc:
                 raise _failed(self, e, 0, ticks, exc, "apply", made)  # noqa: B904 (it chains itself)
             e.depth = 0
@@ -206,7 +206,7 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
         _begin(e, deferred, "apply")
         try:
             if plain:
-                _apply(self, action)
+                _apply(e, action)
             else:
                 fn(self, action)
         except Exception as exc:

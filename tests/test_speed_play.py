@@ -1,7 +1,7 @@
 """A play's shortcuts play the same game as the long way round.
 
 * Legal actions (a tight loop with the plain playability check inlined) are exactly the
-  candidate actions that the refusals (``_why_illegal``, the same checks as ``apply``) allow.
+  candidate actions that the refusal table (``agent.action_refusal``, what ``apply`` checks) allows.
 * The status shortcuts of a play: a hit that no status of its target reacts to skips the
   status entry scans, a fold skips a unit with no status, the On Play scan skips units with
   no status. A twin whose content lists every status as reacting, modifying and answering On
@@ -31,7 +31,7 @@ import gcs
 from gcs import agent
 from gcs.agent import Action
 from gcs.battle import frames as K
-from gcs.battle import play
+from gcs.battle import play, refusals
 from gcs.battle.combat import deal_damage, gain_block
 from gcs.battle.folds import attack_damage, block_amount
 from gcs.battle.hooks import hooks_possible
@@ -56,9 +56,9 @@ def _candidates(g: gcs.Game) -> list[Action]:
         single = s.cards[uid].active.target is TargetMode.SINGLE_ENEMY
         for t in (range(enemies) if single else (-1,)):
             a = Action.play(i, t)
-            if agent._why_illegal(g, a) is None:
+            if agent.action_refusal(g._e, a) is None:
                 out.append(a)
-    if agent._why_illegal(g, Action.end()) is None:
+    if agent.action_refusal(g._e, Action.end()) is None:
         out.append(Action.end())
     return out
 
@@ -261,7 +261,8 @@ def test_inlined_play_helpers_play_as_the_helpers() -> None:
 
 def test_playable_in_hand_agrees_with_the_play_gate() -> None:
     """Legal actions' inlined cost check (no hook possible) and the hooked one give what the
-    play gate (``card_gate``, through ``effective_cost``) says, for every hand card seen."""
+    play gate (``refusals.card_refusal``, through ``effective_cost``) says, for every hand card
+    seen."""
     content = _content()
     rng = random.Random(3)
     checked = {True: 0, False: 0}
@@ -278,7 +279,8 @@ def test_playable_in_hand_agrees_with_the_play_gate() -> None:
             if g.phase is gcs.BattlePhase.PLAYER_PHASE and not g.is_waiting:
                 hooks = hooks_possible(e)
                 for inst in g.hand():
-                    assert play.playable_in_hand(e, inst, hooks) == (play.card_gate(e, inst) is None)
+                    assert refusals.playable_in_hand(e, inst, hooks) == (
+                        refusals.card_refusal(e, inst) is None)
                     checked[hooks] += 1
             g.apply(pol(g, legal))
     assert checked[True] > 50 and checked[False] > 50

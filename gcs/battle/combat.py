@@ -31,7 +31,7 @@ from . import frames as K
 from .cards import push_entries
 from .intents import hp_lost, plan_intent, resolve_intents
 from .roles import roles_of
-from .state import Ctx, Unit
+from .state import Ctx, State, Unit
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -301,6 +301,12 @@ def decay_statuses(e: Engine, u: Unit, moment: str = "turn_end",
 
 
 # ---------------------------------------------------------------- enemies
+def random_enemy(s: State) -> int:
+    """A living enemy drawn from the card stream (a random-enemy target or hit), or -1."""
+    alive = [u.uid for u in s.units[1:] if u.alive]
+    return alive[s.rng_cards.below(len(alive))] if alive else -1
+
+
 def make_enemy(e: Engine, d: EnemyDef, *, spawned: bool = False, hp: int | None = None) -> Unit:
     """A new enemy unit (HP rolled on the AI stream, unless ``hp`` is given: then it is both
     its max and current HP), appended after every existing unit.

@@ -7,82 +7,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..enums import (
-    KW_UNPLAYABLE,
     PILE_HAND,
     PILE_LIMBO,
-    PILE_REMOVED,
     TARGET_RANDOM_ENEMY,
     TARGET_SINGLE_ENEMY,
     PileScope,
 )
-from ..errors import NotInBattleError
 from ..events import CardCreated, CardPlayed, EnergySpent
 from . import frames as K
 from .cards import detach, new_instance
-from .hooks import effective_cost, hooks_possible, modified_cost, playable_by_hooks
-from .state import CardInstance, Ctx, Frame, State
+from .combat import random_enemy
+from .hooks import effective_cost, hooks_possible, playable_by_hooks
+from .state import CardInstance, Ctx, Frame
 
 if TYPE_CHECKING:
     from ..engine import Engine
-
-
-def check_instance(e: Engine, inst: object) -> CardInstance:
-    """The battle's own instance for ``inst``, or NotInBattleError."""
-    if not isinstance(inst, CardInstance):
-        raise NotInBattleError(f"expected a CardInstance, got {type(inst).__name__}")
-    own = e.s.cards.get(inst.uid)
-    if own is not inst:
-        raise NotInBattleError(f"card instance {inst!r} is not in this battle")
-    if own.pile is PILE_REMOVED:
-        raise NotInBattleError(f"card instance {inst!r} has left this battle")
-    return own
-
-
-def card_refusal(e: Engine, inst: CardInstance, target_uid: int) -> str | None:
-    """The card-level checks of ``refusal`` (the caller knows the phase allows plays)."""
-    why = card_gate(e, inst)
-    return target_refusal(e, inst, target_uid) if why is None else why
-
-
-def target_refusal(e: Engine, inst: CardInstance, target_uid: int) -> str | None:
-    """Why a single-enemy card cannot take ``target_uid`` (none given, or dead), or None."""
-    if inst.active.target is TARGET_SINGLE_ENEMY:
-        if target_uid < 0:
-            return "the card needs an enemy target"
-        if not e.s.units[target_uid].alive:
-            return "the target is dead"
-    return None
-
-
-def card_gate(e: Engine, inst: CardInstance) -> str | None:
-    """The checks of one card before its target: in hand, not Unplayable, no hook forbids
-    it, enough energy (seed 001's gate, in this order)."""
-    if inst.pile is not PILE_HAND:
-        return "the card is not in hand"
-    card = inst.active
-    if KW_UNPLAYABLE in card.keywords:
-        return "unplayable"
-    hooks = hooks_possible(e)
-    if hooks and not playable_by_hooks(e, inst):
-        return "a hook forbids it"
-    if not card.x_cost and effective_cost(e, inst, hooks) > e.s.energy:
-        return "not enough energy"
-    return None
-
-
-def playable_in_hand(e: Engine, inst: CardInstance, hooks: bool) -> bool:
-    """``card_refusal`` for a card known to be in hand, ignoring the target (hot path of
-    legal actions); ``hooks`` is ``hooks_possible(e)``, computed once by the caller."""
-    card = inst.active
-    if KW_UNPLAYABLE in card.keywords:
-        return False
-    if card.x_cost:
-        return not hooks or playable_by_hooks(e, inst)
-    if hooks:
-        return playable_by_hooks(e, inst) and effective_cost(e, inst, True) <= e.s.energy
-    # effective_cost with no hook possible: the modifiers alone, floored at 0
-    cost = modified_cost(inst)
-    return (cost if cost > 0 else 0) <= e.s.energy
 
 
 def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None = None,
@@ -111,7 +50,7 @@ def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None
             paid = 0
         x = paid
     if card.target is TARGET_RANDOM_ENEMY:
-        target_uid = _random_enemy(s)
+        target_uid = random_enemy(s)
     uid = inst.uid
     # 2. leave the hand (or the pile a nested play took it from), spend energy, record the play
     if inst.pile is PILE_HAND:
@@ -123,12 +62,6 @@ def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None
     _record_play(e, inst, paid, target_uid)
     ctx = Ctx(0, uid, target_uid, "", "on_play", x)
     return e.push(K.PLAY, K.PLAY_ON_PLAY, [uid, target_uid, 1 if nested else 0, dest], ctx)
-
-
-def _random_enemy(s: State) -> int:
-    """The target of a random-enemy card: a living enemy drawn from the card stream (-1: none)."""
-    alive = [u.uid for u in s.units[1:] if u.alive]
-    return alive[s.rng_cards.below(len(alive))] if alive else -1
 
 
 def _record_play(e: Engine, inst: CardInstance, paid: int, target_uid: int) -> None:
@@ -171,7 +104,7 @@ def nested_play(e: Engine, inst: CardInstance, copy: bool, free: bool, target: i
     if inst.active.target is TARGET_SINGLE_ENEMY:
         units = s.units
         if target < 1 or not units[target].alive:
-            target = _random_enemy(s)
+            target = random_enemy(s)
     else:
         target = -1
     commit_play(e, inst, target, cost, nested=True, dest="" if dest is None else dest.value)

@@ -5,12 +5,51 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from ..content.db import Content
+from ..content.defs import CharacterDef
 from ..errors import GameError
 from ..events import CardAddedToDeck, CardModified, CardRemovedFromDeck
 from .state import MasterEntry
 
 if TYPE_CHECKING:
     from ..engine import Engine
+
+
+# The starting master deck of a character, as ``add_entry`` built it for the first game of that
+# (content, character): later games copy the list (content is immutable and a MasterEntry is a
+# value). Keyed by the definition's id; the objects kept in the value make the key safe.
+_STARTING_DECKS: dict[int, tuple[Content, CharacterDef, tuple[MasterEntry, ...]]] = {}
+
+
+def begin_run(e: Engine, character: str | None) -> CharacterDef | None:
+    """A new run for ``character`` (None: the content's first, in sorted order; a content
+    with none: an 80 HP run and no deck): its HP, gold and starting master deck."""
+    c = e.c
+    s = e.s
+    if character is None and c.characters:
+        character = min(c.characters)
+    if character is None:
+        s.hp = s.max_hp = 80
+        return None
+    ch = c.character(character)
+    s.character = ch.id
+    s.hp = s.max_hp = ch.max_hp
+    s.gold = ch.gold
+    known = _STARTING_DECKS.get(id(ch))
+    if known is not None and known[0] is c and known[1] is ch:
+        s.master = list(known[2])  # what the loop below makes, built once
+        s.next_entry += len(known[2])
+        return ch
+    logging = e.logging
+    e.logging = False
+    for d in ch.starting_deck:
+        for _ in range(d.count):
+            add_entry(e, d.card, d.upgraded)
+    e.logging = logging
+    if len(_STARTING_DECKS) >= 64:
+        _STARTING_DECKS.clear()  # a bound for processes that load many packs
+    _STARTING_DECKS[id(ch)] = (c, ch, tuple(s.master))
+    return ch
 
 
 def add_entry(e: Engine, card_id: str, upgraded: bool = False, cost_delta: int = 0) -> MasterEntry:

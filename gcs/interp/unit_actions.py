@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Final
 from ..battle import cards as C
 from ..battle import combat as U
 from ..battle import frames as K
-from ..battle.combat import deal_damage, gain_block, spawn_enemy
+from ..battle.combat import deal_damage, gain_block, random_enemy, spawn_enemy
 from ..battle.folds import attack_damage, block_amount
 from ..battle.state import Ctx, Frame, Unit
 from ..enums import BattlePhase
@@ -60,10 +60,10 @@ def step_damage(e: Engine, f: Frame) -> None:
         s.stack.pop()
         return
     if rand:
-        alive = [u.uid for u in s.units[1:] if u.alive]
         f.pc += 1
-        if alive:
-            _hit(e, f.ctx, amount, alive[s.rng_cards.below(len(alive))])  # type: ignore[arg-type]
+        uid = random_enemy(s)
+        if uid >= 0:
+            _hit(e, f.ctx, amount, uid)  # type: ignore[arg-type]
         return
     if not targets:
         s.stack.pop()
