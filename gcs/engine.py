@@ -13,14 +13,10 @@ from .rules import BattleRules
 
 Handler = Callable[["Engine", Frame], None]
 LOG_CAP = 10_000  # events kept in event_log; past it the oldest half is dropped (a ring)
-# One entry of the event log: an event, or the compact record of one, ``(class, *fields)`` (one
-# tuple: the cheapest thing to keep), that ``Engine.events`` builds into the event when read.
-Record = tuple[Any, ...]
-LogEntry = Event | Record
 HANDLERS: dict[int, Handler] = {}
 
 
-def _ignore(rec: Record) -> None:
+def _ignore(ev: Event) -> None:
     """``Engine.record`` when nobody keeps events."""
 
 
@@ -44,7 +40,7 @@ class Engine:
         self.draw_per_turn = rules.draw_per_turn
         self.energy_per_turn = rules.energy_per_turn
         self.subs: dict[type[Event], list[Callable[[Any], None]]] = {}
-        self.log: list[LogEntry] = []
+        self.log: list[Event] = []
         self._logging = logging
         self.presenter = presenter
         self.busy = False
@@ -76,14 +72,13 @@ class Engine:
         self.deferred: tuple[Any, ...] | None = None
         self.deferred_n = 0
         self.defer_base: State | None = None
-        # ``record(rec)`` publishes the event ``rec[0](*rec[1:])`` (``rec`` is ``(class, *fields)``),
-        # built only if someone reads it. What it is follows the listeners (``refresh_hot``):
-        # with no subscriber, the log's own ``append`` (the log keeps ``rec`` as it is and
-        # ``events`` builds the event on read; the ring is cut at the end of the loop and of
-        # the call, ``trim_log``); with one, a method that builds the event and emits it.
+        # ``record(ev)`` publishes an event (the primitives build it only ``if e.hot``: someone
+        # listens or keeps the log). What it is follows the listeners (``refresh_hot``): with
+        # no subscriber, the log's own ``append`` (the ring is cut at the end of the loop and of
+        # the call, ``trim_log``); with one, ``emit``.
         self.hot = logging
         # (what refresh_hot picks for a new engine: no subscriber, a log of its own)
-        self.record: Callable[[Record], None] = self.log.append if logging else _ignore
+        self.record: Callable[[Event], None] = self.log.append if logging else _ignore
 
     # ------------------------------------------------------------ events
     def emit(self, ev: Event) -> None:
@@ -100,7 +95,7 @@ class Engine:
             if hs or ha:
                 self.deliver(ev, tuple(hs or ()) + tuple(ha or ()))
 
-    def own_log(self) -> list[LogEntry]:
+    def own_log(self) -> list[Event]:
         """The event log, copied first if a clone shares it (so clone() is O(1))."""
         if self.log_shared:
             self.log = self.log.copy()
@@ -124,14 +119,10 @@ class Engine:
         finally:
             self.busy = was
 
-    def _emit_record(self, rec: Record) -> None:
-        """``record`` with a subscriber: the event is built and published now."""
-        self.emit(rec[0](*rec[1:]))
-
-    def _unshare_record(self, rec: Record) -> None:
+    def _unshare_record(self, ev: Event) -> None:
         """``record`` while a clone shares the log: copy it first (``own_log`` rebinds
         ``record`` to the copy's ``append``)."""
-        self.own_log().append(rec)
+        self.own_log().append(ev)
 
     def trim_log(self) -> None:
         """Past ``log_cap`` events, drop the oldest, keeping the newest half (a ring)."""
@@ -140,12 +131,8 @@ class Engine:
             del log[: len(log) - self.log_cap // 2]
 
     def events(self) -> list[Event]:
-        """The event log with every compact record built into its event (in place, once)."""
-        log = self.log
-        for i, x in enumerate(log):
-            if isinstance(x, tuple):
-                log[i] = x[0](*x[1:])
-        return log  # type: ignore[return-value]  # every entry is an Event now
+        """The event log."""
+        return self.log
 
     @property
     def logging(self) -> bool:
@@ -162,7 +149,7 @@ class Engine:
         listening) and what ``record`` is."""
         self.hot = (self._logging and self.deferred is None) or any(self.subs.values())
         if self.subs:
-            self.record = self._emit_record
+            self.record = self.emit
         elif not self._logging or self.deferred is not None:
             self.record = _ignore  # (callers check ``hot`` first: a record nobody keeps)
         elif self.log_shared:

@@ -106,7 +106,7 @@ def remove_from_battle(e: Engine, inst: CardInstance) -> None:
     detach(e, inst)
     inst.pile = PILE_REMOVED
     if e.hot:
-        e.record((CardMoved, inst.uid, inst.card_id, scope_of(old), None))
+        e.record(CardMoved(inst.uid, inst.card_id, scope_of(old), None))
 
 
 def hand_limit(e: Engine) -> int:
@@ -146,7 +146,7 @@ def to_discard(e: Engine, inst: CardInstance, from_pile: Pile) -> None:
     inst.pile = PILE_DISCARD  # (``place`` in Discard)
     s.discard.append(inst.uid)
     if e.hot:
-        e.record((CardDiscarded, inst.uid, inst.card_id, scope_of(from_pile), SCOPE_DISCARD))
+        e.record(CardDiscarded(inst.uid, inst.card_id, scope_of(from_pile), SCOPE_DISCARD))
     if inst.active.on_discard is not None or roles_of(e, s.units[0]) & ON_DISCARD:
         entries = lifecycle_entries(e, inst, "on_discard")
         if entries:
@@ -169,7 +169,7 @@ def to_exhaust(e: Engine, inst: CardInstance, from_pile: Pile) -> None:
     """An in-flight instance goes to Exhaust through the exhaust lifecycle."""
     place(e, inst, PILE_EXHAUST)
     if e.hot:
-        e.record((CardExhausted, inst.uid, inst.card_id, scope_of(from_pile), SCOPE_EXHAUST))
+        e.record(CardExhausted(inst.uid, inst.card_id, scope_of(from_pile), SCOPE_EXHAUST))
     entries = lifecycle_entries(e, inst, "on_exhaust")
     if entries:
         push_entries(e, entries)
@@ -182,7 +182,7 @@ def to_hand(e: Engine, inst: CardInstance, from_pile: Pile | None) -> None:
         return
     place(e, inst, PILE_HAND)
     if e.hot:
-        e.record((CardAddedToHand, inst.uid, inst.card_id,
+        e.record(CardAddedToHand(inst.uid, inst.card_id,
                   scope_of(from_pile) if from_pile is not None else None,
                   SCOPE_HAND))
 
@@ -211,7 +211,7 @@ def move(e: Engine, inst: CardInstance, target: PileScope,
     else:
         place(e, inst, PILE_DRAW, position)
         if e.hot:
-            e.record((CardMoved, inst.uid, inst.card_id, scope_of(old), SCOPE_DRAW))
+            e.record(CardMoved(inst.uid, inst.card_id, scope_of(old), SCOPE_DRAW))
 
 
 _PILE_OF = {
@@ -235,7 +235,7 @@ def create(e: Engine, card: GameCard, pile: PileScope, position: DrawPilePositio
         raise ValueError(f"cannot create a card in {pile.name}")
     place(e, inst, target, position)
     if e.hot:
-        e.record((CardCreated, inst.uid, inst.card_id, None, pile))
+        e.record(CardCreated(inst.uid, inst.card_id, None, pile))
     return inst
 
 
@@ -251,13 +251,13 @@ def reshuffle(e: Engine) -> None:
     discard.clear()
     s.rng_shuffle.shuffle(s.draw)
     if e.hot:
-        e.record((DrawPileShuffled,))
+        e.record(DrawPileShuffled())
 
 
 def shuffle_draw(e: Engine) -> None:
     e.s.rng_shuffle.shuffle(e.s.draw)
     if e.hot:
-        e.record((DrawPileShuffled,))
+        e.record(DrawPileShuffled())
 
 
 def take_top(e: Engine) -> CardInstance | None:
@@ -331,7 +331,7 @@ def step_draw(e: Engine, f: Frame) -> None:
             hand.append(uid)
             drawn.append(uid)
             if e.hot:
-                e.record((CardDrawn, uid, inst.card_id, SCOPE_DRAW, SCOPE_HAND))
+                e.record(CardDrawn(uid, inst.card_id, SCOPE_DRAW, SCOPE_HAND))
             if reacting or inst.active.on_drawn is not None:
                 entries = lifecycle_entries(e, inst, "on_drawn")
                 if entries:

@@ -90,7 +90,7 @@ def deal_damage(e: Engine, src: Unit | None, dst: Unit, amount: int, card_id: st
             dmg = e.s.damage
             dmg[card_id] = dmg.get(card_id, 0) + loss
     if e.hot:
-        e.record((DamageDealt, None if src is None else src.uid, dst.uid, amount, blocked, loss,
+        e.record(DamageDealt(None if src is None else src.uid, dst.uid, amount, blocked, loss,
                   card_id))
     if loss and dst.uid != 0 and dst.hp > 0 and dst.def_id in e.c.hp_rule_enemies:
         _hp_rules_now(e, dst)  # (only an enemy with HP rules: no call for the others)
@@ -122,7 +122,7 @@ def lose_hp(e: Engine, u: Unit, amount: int) -> None:
     before = u.hp
     u.hp = max(0, u.hp - amount)
     if e.hot:
-        e.record((HpLost, u.uid, before - u.hp))
+        e.record(HpLost(u.uid, before - u.hp))
     if u.uid != 0 and u.hp > 0:
         _hp_rules_now(e, u)
     entries = status_entries(e, u, "on_damage_taken", -1, before - u.hp)
@@ -145,7 +145,7 @@ def heal(e: Engine, u: Unit, amount: int) -> None:
     before = u.hp
     u.hp = min(u.max_hp, u.hp + amount)
     if e.hot and u.hp != before:
-        e.record((Healed, u.uid, u.hp - before))
+        e.record(Healed(u.uid, u.hp - before))
 
 
 def gain_block(e: Engine, u: Unit, amount: int) -> None:
@@ -154,7 +154,7 @@ def gain_block(e: Engine, u: Unit, amount: int) -> None:
         return
     u.block += amount
     if e.hot:
-        e.record((BlockGained, u.uid, amount, u.block))
+        e.record(BlockGained(u.uid, amount, u.block))
 
 
 def armor_decay(e: Engine, u: Unit) -> None:
@@ -176,7 +176,7 @@ def set_block(e: Engine, u: Unit, value: int) -> None:
         old = u.block
         u.block = value
         if e.hot:
-            e.record((BlockChanged, u.uid, old, value))
+            e.record(BlockChanged(u.uid, old, value))
 
 
 def die(e: Engine, u: Unit) -> list[tuple[Node, Ctx]]:
@@ -197,7 +197,7 @@ def die(e: Engine, u: Unit) -> list[tuple[Node, Ctx]]:
         e.roles_unit = None
     u.intent = None
     if e.hot:
-        e.record((UnitDied, u.uid))
+        e.record(UnitDied(u.uid))
     return entries
 
 
@@ -208,7 +208,7 @@ def revive(e: Engine, u: Unit, hp: int) -> None:
     u.alive = True
     u.hp = max(1, min(hp, u.max_hp))
     if e.hot:
-        e.record((UnitRevived, u.uid, u.hp))
+        e.record(UnitRevived(u.uid, u.hp))
     if u.uid != 0:
         plan_intent(e, u)
 
@@ -241,8 +241,8 @@ def apply_status(e: Engine, u: Unit, sid: str, delta: int, *, trigger: bool = Tr
         del u.statuses[sid]
         e.roles_unit = None
         if e.hot:
-            e.record((StatusApplied, u.uid, sid, -old, 0))
-            e.record((StatusRemoved, u.uid, sid))
+            e.record(StatusApplied(u.uid, sid, -old, 0))
+            e.record(StatusRemoved(u.uid, sid))
     else:
         if new == old:
             return
@@ -250,7 +250,7 @@ def apply_status(e: Engine, u: Unit, sid: str, delta: int, *, trigger: bool = Tr
         if not old:
             e.roles_unit = None
         if e.hot:
-            e.record((StatusApplied, u.uid, sid, new - old, new))
+            e.record(StatusApplied(u.uid, sid, new - old, new))
         if source > 0 and old == 0 and sd.decay_at == "round_end" and (
                 e.s.phase is PHASE_ENEMY_PHASE):
             K.just_applied(e.s.stack, u.uid, sid)
@@ -320,7 +320,7 @@ def make_enemy(e: Engine, d: EnemyDef, *, spawned: bool = False, hp: int | None 
     u = Unit(len(s.units), d.id, d.name, hp, hp)
     s.units.append(u)
     if spawned and e.hot:
-        e.record((UnitSpawned, u.uid, d.id))
+        e.record(UnitSpawned(u.uid, d.id))
     for sid, n in d.statuses.items():
         apply_status(e, u, sid, n, trigger=False)
     for sid, (lo, hi) in d.status_ranges.items():

@@ -94,7 +94,7 @@ def resolve_intents(e: Engine) -> None:
                 continue
             u.intent = new = new_intent(it.move, it.name, it.kind, dmg, it.hits, it.block)
         if e.hot:
-            e.record((EnemyUnitIntentChanged, u.uid, new.move, new.damage, new.hits))
+            e.record(EnemyUnitIntentChanged(u.uid, new.move, new.damage, new.hits))
 
 
 # ---------------------------------------------------------------- planning
@@ -286,7 +286,7 @@ def hp_lost(e: Engine, u: Unit) -> None:
             u.history.append(r.move)
         u.intent = it = display(e, u, e.c.moves[d.id, r.move])
         if e.hot:
-            e.record((EnemyUnitIntentChanged, u.uid, it.move, it.damage, it.hits))
+            e.record(EnemyUnitIntentChanged(u.uid, it.move, it.damage, it.hits))
         return
 
 
@@ -301,4 +301,4 @@ def plan_intent(e: Engine, u: Unit) -> None:
     u.history.append(move_id)
     u.intent = it = display(e, u, c.moves[d.id, move_id])
     if e.hot:
-        e.record((EnemyUnitIntentChanged, u.uid, it.move, it.damage, it.hits))
+        e.record(EnemyUnitIntentChanged(u.uid, it.move, it.damage, it.hits))

@@ -73,12 +73,12 @@ def _record_play(e: Engine, inst: CardInstance, paid: int, target_uid: int) -> N
     energy = s.energy - paid
     s.energy = energy
     if paid > 0 and hot:
-        e.record((EnergySpent, paid, energy))
+        e.record(EnergySpent(paid, energy))
     s.played.append(uid)
     plays = s.plays
     plays[cid] = plays.get(cid, 0) + 1
     if hot:
-        e.record((CardPlayed, uid, cid, inst.upgraded, paid,
+        e.record(CardPlayed(uid, cid, inst.upgraded, paid,
                   None if target_uid < 0 else target_uid))
 
 
@@ -100,7 +100,7 @@ def nested_play(e: Engine, inst: CardInstance, copy: bool, free: bool, target: i
         inst = new_instance(e, src.base, src.upgraded, src.cost_delta, src.origin)
         inst.pile = PILE_LIMBO
         if e.hot:
-            e.record((CardCreated, inst.uid, inst.card_id, None, None))
+            e.record(CardCreated(inst.uid, inst.card_id, None, None))
     if inst.active.target is TARGET_SINGLE_ENEMY:
         units = s.units
         if target < 1 or not units[target].alive:

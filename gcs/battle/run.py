@@ -59,7 +59,7 @@ def add_entry(e: Engine, card_id: str, upgraded: bool = False, cost_delta: int =
     s.next_entry += 1
     s.master.append(entry)
     if e.hot:
-        e.record((CardAddedToDeck, card_id, upgraded, len(s.master)))
+        e.record(CardAddedToDeck(card_id, upgraded, len(s.master)))
     return entry
 
 
@@ -100,7 +100,7 @@ def remove_entries(e: Engine, card_id: str, first_only: bool) -> int:
             keep.append(m)
     s.master = keep
     if removed and e.hot:
-        e.record((CardRemovedFromDeck, card_id, removed))
+        e.record(CardRemovedFromDeck(card_id, removed))
     return removed
 
 
@@ -114,7 +114,7 @@ def upgrade_entry(e: Engine, card_id: str) -> bool:
         if m.card_id == card_id and not m.upgraded:
             s.master[i] = m._replace(upgraded=True)
             if e.hot:
-                e.record((CardModified, -1, card_id, "upgrade", True))
+                e.record(CardModified(-1, card_id, "upgrade", True))
             return True
     return False
 
@@ -133,7 +133,7 @@ def upgrade_entry_at(e: Engine, index: int) -> MasterEntry:
     m = s.master[index]
     s.master[index] = new = m._replace(upgraded=True)
     if e.hot:
-        e.record((CardModified, -1, m.card_id, "upgrade", True))
+        e.record(CardModified(-1, m.card_id, "upgrade", True))
     return new
 
 
@@ -141,5 +141,5 @@ def remove_entry_at(e: Engine, index: int) -> MasterEntry:
     """Remove the master-deck entry at ``index``; returns it."""
     m = e.s.master.pop(index)
     if e.hot:
-        e.record((CardRemovedFromDeck, m.card_id, 1))
+        e.record(CardRemovedFromDeck(m.card_id, 1))
     return m

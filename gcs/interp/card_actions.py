@@ -58,7 +58,7 @@ def _card_op(e: Engine, node: N.Node, ctx: Ctx, uid: int) -> None:
         if not inst.upgraded and inst.base.upgrade is not None:
             inst.set_card(inst.base, True)
             if e.hot:
-                e.record((CardModified, inst.uid, inst.card_id, "upgrade", True))
+                e.record(CardModified(inst.uid, inst.card_id, "upgrade", True))
     elif isinstance(node, N.TransformCard):
         _transform(e, node, inst)
     elif isinstance(node, N.ModifyCost):
@@ -108,7 +108,7 @@ def _transform(e: Engine, node: N.TransformCard, inst: Any) -> None:
     inst.cost_delta = inst.battle_delta = inst.turn_delta = 0
     inst.battle_set = inst.turn_set = None
     if e.hot:
-        e.record((CardModified, inst.uid, inst.card_id, "transform", False))
+        e.record(CardModified(inst.uid, inst.card_id, "transform", False))
 
 
 def _modify_cost(e: Engine, node: N.ModifyCost, ctx: Ctx, inst: Any) -> None:
@@ -132,7 +132,7 @@ def _modify_cost(e: Engine, node: N.ModifyCost, ctx: Ctx, inst: Any) -> None:
         inst.cost_delta += delta
         change_master_cost(e, inst.origin, delta)
     if e.hot:
-        e.record((CardModified, inst.uid, inst.card_id, "cost", inst.upgraded))
+        e.record(CardModified(inst.uid, inst.card_id, "cost", inst.upgraded))
 
 
 def _ex_draw(e: Engine, node: N.DrawCards, ctx: Ctx) -> None:

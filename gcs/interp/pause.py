@@ -25,7 +25,7 @@ def _ex_choice(e: Engine, node: N.Choice, ctx: Ctx) -> None:
     if not ids or not e.presenter:
         ctx.objs[node.var] = [kind, []]
         if e.hot:
-            e.record((ChoiceMade, (), True))
+            e.record(ChoiceMade((), True))
         if node.skipped is not None:
             exec_node(e, node.skipped, ctx)
         return
@@ -38,7 +38,7 @@ def _ex_choice(e: Engine, node: N.Choice, ctx: Ctx) -> None:
     s.choice_prompt = node.prompt
     s.stack.append(Frame(K.CHOICE, node, 0, None, ctx))
     if e.hot:
-        e.record((ChoiceOpened, node.prompt, tuple(ids), s.choice_min, s.choice_max))
+        e.record(ChoiceOpened(node.prompt, tuple(ids), s.choice_min, s.choice_max))
 
 
 def _ex_wait(e: Engine, node: N.Wait, ctx: Ctx) -> None:
@@ -47,14 +47,14 @@ def _ex_wait(e: Engine, node: N.Wait, ctx: Ctx) -> None:
     e.s.pause = WAIT
     e.s.wait_left = float(node.seconds)
     if e.hot:
-        e.record((WaitStarted, float(node.seconds)))
+        e.record(WaitStarted(float(node.seconds)))
 
 
 def _ex_gate(e: Engine, node: N.AnimationGate, ctx: Ctx) -> None:
     e.s.pause = GATE
     e.s.gate = node.name
     if e.hot:
-        e.record((AnimationGateOpened, node.name))
+        e.record(AnimationGateOpened(node.name))
 
 
 def due_of(e: Engine, when: str, turns: int) -> int:
@@ -148,7 +148,7 @@ def answer_choice(e: Engine, selection: Sequence[Any] | Any) -> None:
     s.pause = NO_PAUSE
     s.choice_ids = []
     if e.hot:
-        e.record((ChoiceMade, tuple(ids), False))
+        e.record(ChoiceMade(tuple(ids), False))
 
 
 PAUSING: Final[dict[type, Exec]] = {

@@ -162,7 +162,7 @@ def _ex_energy(e: Engine, node: N.GainEnergy, ctx: Ctx) -> None:
     s = e.s
     s.energy = max(0, s.energy + n)
     if e.hot:
-        e.record((EnergyGained, n, s.energy))
+        e.record(EnergyGained(n, s.energy))
 
 
 def _ex_apply(e: Engine, node: N.ApplyStatus, ctx: Ctx) -> None:
@@ -221,7 +221,7 @@ def _ex_gold(e: Engine, node: N.GainGold, ctx: Ctx) -> None:
     s = e.s
     s.gold = max(0, s.gold + n)
     if e.hot:
-        e.record((GoldGained, n, s.gold))
+        e.record(GoldGained(n, s.gold))
 
 
 UNIT_ACTIONS: Final[dict[type, Exec]] = {

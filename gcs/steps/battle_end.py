@@ -86,7 +86,7 @@ def finish_battle(e: Engine, won: bool, reward: str | None = None) -> None:
     s.result = won
     s.rewards = None
     if e.hot:
-        e.record((BattleEnded, won, s.turn, player.hp, player.max_hp,
+        e.record(BattleEnded(won, s.turn, player.hp, player.max_hp,
                   tuple(u.hp for u in s.units[1:]), reward))
     s.active = False
     for inst in s.cards.values():

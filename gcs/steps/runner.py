@@ -195,7 +195,7 @@ def enter(e: Engine, phase: BattlePhase) -> None:
     s.phase = phase
     s.history.append((phase, s.turn))
     if e.hot:
-        e.record((PhaseChanged, old, phase, s.turn))
+        e.record(PhaseChanged(old, phase, s.turn))
 
 
 def check_end(e: Engine) -> bool:

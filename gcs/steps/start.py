@@ -117,7 +117,7 @@ class TurnOne(Step):
         s = e.s
         s.turn = 1
         if e.hot:
-            e.record((BattleStarted, s.encounter, s.turn))
+            e.record(BattleStarted(s.encounter, s.turn))
         return GO
 
 

@@ -39,7 +39,7 @@ class DiscardPhaseStep(Step):
         s = e.s
         enter(e, PHASE_PLAYER_TURN_END)
         if e.hot:
-            e.record((DiscardPhase, s.turn))
+            e.record(DiscardPhase(s.turn))
         if roles_of(e, s.units[0]) & ON_DISCARD_PHASE:
             run_status_entries(e, s.units[0], "on_discard_phase")
         return GO
@@ -99,7 +99,7 @@ def step_hand_end(e: Engine, f: Frame) -> None:
             move(e, inst, SCOPE_EXHAUST)
         elif persist or rule == AT_TURN_END_RETAIN:
             if e.hot:
-                e.record((CardRetained, uid, inst.card_id, SCOPE_HAND, SCOPE_HAND))
+                e.record(CardRetained(uid, inst.card_id, SCOPE_HAND, SCOPE_HAND))
             continue
         else:
             discard_from_hand(e, inst)
@@ -143,7 +143,7 @@ def end_turn_costs(e: Engine) -> None:
             inst.turn_delta = 0
             inst.turn_set = None
             if hot:
-                e.record((CardModified, inst.uid, inst.card_id, "cost", inst.upgraded))
+                e.record(CardModified(inst.uid, inst.card_id, "cost", inst.upgraded))
 
 
 class PublishTurnEnded(Step):
@@ -151,7 +151,7 @@ class PublishTurnEnded(Step):
 
     def run(self, e: Engine, f: Frame) -> int:
         if e.hot:
-            e.record((TurnEnded, e.s.turn))
+            e.record(TurnEnded(e.s.turn))
         return GO
 
 

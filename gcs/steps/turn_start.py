@@ -108,7 +108,7 @@ class DrawPhaseStep(Step):
             return GO
         s.drawn.clear()
         if e.hot:
-            e.record((DrawPhase, s.turn))
+            e.record(DrawPhase(s.turn))
         if roles_of(e, s.units[0]) & ON_DRAW_PHASE:
             run_status_entries(e, s.units[0], "on_draw_phase")
         return GO
@@ -134,7 +134,7 @@ class IntoPlayerPhase(Step):
         s = e.s
         s.stack.pop()
         if e.hot:
-            e.record((TurnStarted, s.turn))
+            e.record(TurnStarted(s.turn))
         enter(e, PHASE_PLAYER_PHASE)
         if s.end_turn:
             s.end_turn = False
