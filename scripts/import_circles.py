@@ -73,9 +73,7 @@ def edges(mods: dict[str, Path]) -> dict[str, set[str]]:
                 targets = [f"{source}.{a.name}" if f"{source}.{a.name}" in mods else source
                            for a in node.names]
             for t in targets:
-                if t in mods and t != name:
-                    graph[name].add(t)
-                elif t == name:
+                if (t in mods and t != name) or t == name:
                     graph[name].add(t)
     return graph
 

@@ -219,7 +219,8 @@ class EncounterDef:
     id: str
     name: str
     enemies: tuple[str, ...]
-    hand_discard: HandDiscardRule = HandDiscardRule.DISCARD_ON_TURN_END
+    # the encounter's own hand rule; None: the game's ``BattleRules.hand_discard``
+    hand_discard: HandDiscardRule | None = None
     rewards: str | None = None
     kind: str = "normal"  # normal, elite, boss
     # Rolled compositions: one group is picked uniformly, then each slot picks one of its enemy

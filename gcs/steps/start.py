@@ -49,7 +49,8 @@ def begin_battle(e: Engine, enc: EncounterDef, char: CharacterDef | None, seed: 
     s.rng_cards = Rng(cards_seed)
     s.active = True
     s.encounter = enc.id
-    s.hand_rule = enc.hand_discard
+    # the encounter's own hand rule, else the game's (BattleRules.hand_discard)
+    s.hand_rule = enc.hand_discard if enc.hand_discard is not None else e.rules.hand_discard
     enter(e, PHASE_INITIALIZE)
     # 2. runtime units for the player and the enemies of the encounter
     player = Unit(0, s.character or "player", char.name if char else "Player", max(1, s.hp),
