@@ -147,7 +147,9 @@ def to_discard(e: Engine, inst: CardInstance, from_pile: Pile) -> None:
     s.discard.append(inst.uid)
     if e.hot:
         e.record(CardDiscarded(inst.uid, inst.card_id, scope_of(from_pile), SCOPE_DISCARD))
-    if inst.active.on_discard is not None or roles_of(e, s.units[0]) & ON_DISCARD:
+    player = s.units[0]
+    if inst.active.on_discard is not None or (player.statuses
+                                              and roles_of(e, player) & ON_DISCARD):
         entries = lifecycle_entries(e, inst, "on_discard")
         if entries:
             push_entries(e, entries)
@@ -302,7 +304,8 @@ def step_draw(e: Engine, f: Frame) -> None:
     else:
         limit = e.max_hand_size
     # (a draw changes no status: whether one reacts is read once, until queued work runs)
-    reacting = roles_of(e, s.units[0]) & ON_DRAWN
+    player = s.units[0]
+    reacting = roles_of(e, player) & ON_DRAWN if player.statuses else 0
     stack = s.stack
     hand = s.hand
     draw = s.draw

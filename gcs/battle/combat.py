@@ -161,7 +161,7 @@ def armor_decay(e: Engine, u: Unit) -> None:
     """The unit's block by ``BattleRules.armor_decay``, unless a status keeps it."""
     if not u.block:
         return  # no block: every rule leaves it at 0 (and publishes nothing)
-    if roles_of(e, u) & KEEPS_BLOCK:
+    if u.statuses and roles_of(e, u) & KEEPS_BLOCK:
         return
     rule = e.rules.armor_decay
     if rule is ARMOR_RESET:

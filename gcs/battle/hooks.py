@@ -120,7 +120,8 @@ def hooks_possible(e: Engine, wave: bool = False) -> bool:
         return False
     c = e.c
     if wave:
-        if roles_of(e, s.units[0]) & HOOKS:
+        player = s.units[0]
+        if player.statuses and roles_of(e, player) & HOOKS:
             return True
     else:
         hooked = c.hooked_statuses

@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 
 def roles_of(e: Engine, u: Unit) -> int:
-    """The roles of the statuses ``u`` holds, as bits."""
+    """The roles of the statuses ``u`` holds, as bits. (A unit that holds no status plays no
+    role: the hot callers test ``u.statuses`` first and make no call then.)"""
     if e.roles_unit is u:
         return e.roles
     bits = 0

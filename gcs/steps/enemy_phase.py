@@ -129,7 +129,7 @@ class TurnStartStatuses(Step):
             return _over(e, u)
         if u.block:
             armor_decay(e, u)
-        if roles_of(e, u) & ON_TURN_START:
+        if u.statuses and roles_of(e, u) & ON_TURN_START:
             run_status_entries(e, u, "on_turn_start")
         return GO
 
@@ -143,7 +143,7 @@ class Control(Step):
         u = e.s.units[uid]
         if not u.alive:
             return _over(e, u)
-        if roles_of(e, u) & SKIP_TURN:
+        if u.statuses and roles_of(e, u) & SKIP_TURN:
             K.keep_intent(e.s.stack, u.uid)
             f.pc = K.ENEMY_TURN_END
         return GO
@@ -184,7 +184,7 @@ class TurnEndStatuses(Step):
         u = e.s.units[uid]
         if not u.alive:
             return _over(e, u)
-        if roles_of(e, u) & ON_TURN_END:
+        if u.statuses and roles_of(e, u) & ON_TURN_END:
             run_status_entries(e, u, "on_turn_end")
         return GO
 
@@ -199,7 +199,7 @@ class DecayHooks(Step):
         u = s.units[uid]
         if not u.alive:
             return _over(e, u)
-        if roles_of(e, u) & DECAY_TURN_END:
+        if u.statuses and roles_of(e, u) & DECAY_TURN_END:
             decay_statuses(e, u)
         if s.hooks:
             _count_enemy_turn(e)

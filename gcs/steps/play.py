@@ -134,7 +134,8 @@ def _status_on_play(e: Engine, ctx: Ctx, uid: int) -> None:
     s = e.s
     entries = []
     units = s.units
-    if roles_of(e, units[0]) & ON_PLAY and uid in s.cards:
+    player = units[0]
+    if player.statuses and roles_of(e, player) & ON_PLAY and uid in s.cards:
         entries = [(n, c) for n, c in lifecycle_entries(e, s.cards[uid], "on_play") if c.status]
         for _, c in entries:
             c.target = ctx.target

@@ -120,6 +120,8 @@ def steps(e: Engine, f: Frame, proc: Procedure) -> int:
     stack = s.stack
     table = proc.table
     each = proc.each_step_a_call
+    units = s.units
+    limit = e.step_limit
     while True:
         step = table[f.pc]
         f.pc = step.after
@@ -130,14 +132,21 @@ def steps(e: Engine, f: Frame, proc: Procedure) -> int:
             if each:
                 if e.stepwise:
                     return GO
-                e.count()  # the loop's count of this step's call; the next is the next call
+                # the loop's count of this step's call (``Engine.count``); the next is the next
+                s.steps += 1
+                if s.steps > limit:
+                    e.count()  # (it raises)
         elif r == RESUMED:
-            if proc.rereads_end and check_end(e):
-                return DECIDED
+            if proc.rereads_end:
+                last = units[-1]
+                if not (last.alive and last.uid and units[0].alive) and check_end(e):
+                    return DECIDED  # (read inline first, as ``check_end``: the last enemy lives)
         elif r == NEXT:
             if e.stepwise:
                 return GO  # the loop counts, then runs the new procedure's frame
-            e.count()
+            s.steps += 1
+            if s.steps > limit:
+                e.count()  # (it raises)
             proc = PROCEDURES[f.kind]
             table = proc.table
             each = proc.each_step_a_call
@@ -162,7 +171,7 @@ def start(e: Engine, f: Frame) -> None:
         return
     e.ticks += 1
     e.roles_unit = None  # (as ``Engine.run``)
-    run(e, f)
+    steps(e, f, PROCEDURES[f.kind])  # (``run`` for a frame not started)
     e.count()
     e.loop()
 

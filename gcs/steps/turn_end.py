@@ -40,7 +40,8 @@ class DiscardPhaseStep(Step):
         enter(e, PHASE_PLAYER_TURN_END)
         if e.hot:
             e.record(DiscardPhase(s.turn))
-        if roles_of(e, s.units[0]) & ON_DISCARD_PHASE:
+        player = s.units[0]
+        if player.statuses and roles_of(e, player) & ON_DISCARD_PHASE:
             run_status_entries(e, s.units[0], "on_discard_phase")
         return GO
 
@@ -114,7 +115,7 @@ class StatusesTurnEnd(Step):
 
     def run(self, e: Engine, f: Frame) -> int:
         player = e.s.units[0]
-        if roles_of(e, player) & ON_TURN_END:
+        if player.statuses and roles_of(e, player) & ON_TURN_END:
             run_status_entries(e, player, "on_turn_end")
         return GO
 
@@ -127,7 +128,7 @@ class DecayCostsDelayed(Step):
     def run(self, e: Engine, f: Frame) -> int:
         s = e.s
         player = s.units[0]
-        if roles_of(e, player) & DECAY_TURN_END:
+        if player.statuses and roles_of(e, player) & DECAY_TURN_END:
             decay_statuses(e, player)
         end_turn_costs(e)
         if s.delayed:

@@ -85,7 +85,7 @@ class TurnStartBehaviours(Step):
         s = e.s
         player = s.units[0]
         entries = (status_entries(e, player, "on_turn_start")
-                   if roles_of(e, player) & ON_TURN_START else [])
+                   if player.statuses and roles_of(e, player) & ON_TURN_START else [])
         cards = s.cards
         for uid in s.hand:
             node = cards[uid].active.on_turn_start
@@ -109,7 +109,8 @@ class DrawPhaseStep(Step):
         s.drawn.clear()
         if e.hot:
             e.record(DrawPhase(s.turn))
-        if roles_of(e, s.units[0]) & ON_DRAW_PHASE:
+        player = s.units[0]
+        if player.statuses and roles_of(e, player) & ON_DRAW_PHASE:
             run_status_entries(e, s.units[0], "on_draw_phase")
         return GO
 
