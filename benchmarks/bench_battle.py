@@ -79,11 +79,14 @@ def state_bytes(g: Game) -> int:
 
 def long_game(seed: int, calls: int = 1_000) -> Game:
     """A default ``Game()`` (its event log deferred, never read) after ``calls`` calls: battles
-    one after another, each reward skipped."""
+    one after another, each reward skipped; once a battle is lost (the run is over: no battle
+    starts), the calls left add cards to the master deck."""
     g = Game(builtin_content(), seed=seed)
     pol = RandomPolicy(seed)
     for _ in range(calls):
-        if not g.is_battle_active:
+        if not g.is_battle_active and g.last_result is False:
+            g.add_card_to_master_deck("strike")
+        elif not g.is_battle_active:
             g.start_battle("jaw_worm")
         elif g.is_waiting_for_reward:
             g.skip_reward()

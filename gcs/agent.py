@@ -15,7 +15,7 @@ from .battle.refusals import card_refusal, input_refusal, playable_in_hand, targ
 from .battle.state import CHOICE, GATE, WAIT, Unit
 from .content.defs import PLAY_CHECKED, PLAY_PLAIN, PLAY_PLAIN_SINGLE
 from .enums import TARGET_SINGLE_ENEMY, TargetMode
-from .errors import BusyError, GameError, IllegalActionError
+from .errors import ArgumentError, BusyError, GameError, IllegalActionError
 from .steps import waves
 from .steps.play import play_from_hand
 from .steps.turn_end import push_turn_end
@@ -29,6 +29,7 @@ END: Final = "end"
 REWARD: Final = "reward"
 SKIP: Final = "skip"
 MAX_CHOICE_ACTIONS: Final = 512
+_KINDS: Final = frozenset((PLAY, CHOOSE, END, REWARD, SKIP))
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -44,6 +45,37 @@ class Action:
     target: int = -1
     choice: tuple[int, ...] = ()
     reward: int = -1
+
+    # The parameters are ``object`` and checked here, so a wrong type is an ArgumentError
+    # naming the parameter on both engines: typed parameters would let the compiled engine's
+    # own argument check answer first, with a bare TypeError. The fields are written through
+    # ``object.__setattr__`` (the class is frozen) once each value is known to fit.
+    def __init__(self, kind: object, card: object = -1, target: object = -1,
+                 choice: object = (), reward: object = -1) -> None:
+        if not isinstance(kind, str) or kind not in _KINDS:
+            raise _arg("kind", "one of 'play', 'choose', 'end', 'reward', 'skip'", kind)
+        k: str = kind
+        c = _index("card", card, k == PLAY)
+        t = _index("target", target, False)
+        r = _index("reward", reward, k == REWARD)
+        if isinstance(choice, (tuple, list)) and all(
+                isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in choice):
+            picks: tuple[int, ...] = tuple(choice)
+        else:
+            raise _arg("choice", "a tuple of candidate indices (ints >= 0)", choice)
+        # a field that the kind does not read would be lost by the text form: refused
+        if k != PLAY and (c != -1 or t != -1):
+            raise _arg("card" if c != -1 else "target", f"-1 for a {k!r} action",
+                       card if c != -1 else target)
+        if k != CHOOSE and picks:
+            raise _arg("choice", f"() for a {k!r} action", choice)
+        if k != REWARD and r != -1:
+            raise _arg("reward", f"-1 for a {k!r} action", reward)
+        object.__setattr__(self, "kind", k)
+        object.__setattr__(self, "card", c)
+        object.__setattr__(self, "target", t)
+        object.__setattr__(self, "choice", picks)
+        object.__setattr__(self, "reward", r)
 
     def __str__(self) -> str:
         k = self.kind
@@ -107,6 +139,20 @@ class Action:
     def end() -> Action:
         """``end``: end the player turn."""
         return Action(END)
+
+
+def _arg(name: str, want: str, got: object) -> ArgumentError:
+    shown = repr(got)
+    if len(shown) > 80:
+        shown = shown[:77] + "..."
+    return ArgumentError(f"Action: parameter {name!r} must be {want}, got {shown}")
+
+
+def _index(name: str, v: object, required: bool) -> int:
+    """An index field of an Action: an int >= 0, or -1 (none) unless ``required``."""
+    if not isinstance(v, int) or isinstance(v, bool) or v < (0 if required else -1):
+        raise _arg(name, "an int >= 0" if required else "an int >= 0, or -1 for none", v)
+    return v
 
 
 END_ACTION: Final = Action(END)

@@ -93,7 +93,8 @@ def entries(call: str, name: str, v: object) -> list[Any]:
     for x in v:
         out.append(x)
         if len(out) > MAX_DECK:
-            raise _bad(call, name, f"at most {MAX_DECK} entries", "more")
+            raise ArgumentError(f"{call}: parameter {name!r} must hold at most {MAX_DECK} "
+                                f"entries, got more than {MAX_DECK}")
     from .battle.state import MasterEntry
 
     for i, x in enumerate(out):

@@ -84,10 +84,10 @@ class Engine:
     def emit(self, ev: Event) -> None:
         """Publish an event (callers guard with ``if e.hot`` so idle publishing costs nothing)."""
         if self._logging:
-            log = self.own_log()
-            log.append(ev)
-            if len(log) > self.log_cap:
-                del log[: len(log) - self.log_cap // 2]  # keep the newest half (a ring)
+            # (the ring is cut where the record path cuts it, at the end of the loop and of
+            # the call, ``trim_log``: never here, so which events are kept does not depend on
+            # whether anyone subscribes)
+            self.own_log().append(ev)
         subs = self.subs
         if subs:
             hs = subs.get(type(ev))

@@ -47,6 +47,10 @@ class RewardError(GameError):
     """A reward call when no reward is offered, or a reward that was not offered."""
 
 
+class RunOverError(GameError):
+    """``start_battle`` after the run's last battle was lost: the run is over (a new run is a new Game)."""
+
+
 class BusyError(GameError):
     """A state-changing call made from inside an event handler while the runtime is resolving."""
 
@@ -73,3 +77,13 @@ class ArgumentError(GameError, TypeError, ValueError):
 
 class HandlerError(GameError):
     """An event handler raised; the wave it ran in was completed first. ``__cause__`` is the original."""
+
+
+class PolicyError(GameError):
+    """A simulation policy that raised, returned no action or chose an illegal one; the message
+    names the policy, the battle and the decision."""
+
+
+class BattleError(GameError):
+    """A simulated battle that failed (an engine or content error); the message names the
+    battle (job, index, game seed) and what failed."""

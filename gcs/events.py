@@ -183,10 +183,11 @@ class CardCreated(_Lifecycle):
 
 
 @dataclass(frozen=True, slots=True)
-class CardAddedToDeck(Event):
-    """A card was added to the run master deck."""
+class CardAddedToDeck(_Lifecycle):
+    """A card was added to the run master deck: CardLifecycleEventArgs (seed 000's events
+    table), with ``instance_id`` -1 (a master entry, as in ``CardModified``), ``from_pile``
+    None and ``to_pile`` MASTER, then the entry's ``upgraded`` and the new ``deck_size``."""
 
-    card_id: str
     upgraded: bool
     deck_size: int
 

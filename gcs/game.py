@@ -29,6 +29,7 @@ from .errors import (
     BusyError,
     GameError,
     RewardError,
+    RunOverError,
 )
 from .events import Event
 from .guard import guard_class, unreadable
@@ -281,6 +282,14 @@ class Game:
                else self.content.encounter(encounter))
         for eid in enc.enemy_ids():
             self.content.enemy(eid)
+        s = e.s
+        if s.rewards is not None:  # (its BattleEnded is still to come: the reward decides it)
+            raise RewardError("start_battle: the last battle is won and its reward is offered: "
+                              "take it (apply_reward) or skip it (skip_reward) first; that "
+                              "publishes its BattleEnded")
+        if s.result is False and not s.active:
+            raise RunOverError("start_battle: the run is over: its last battle was lost (run HP "
+                               "0); a new run is a new Game")
         e.busy = True
         try:
             begin_battle(e, enc, self._char, self.seed)

@@ -47,9 +47,10 @@ def fields(cls: type) -> tuple[str, ...]:
     return tuple(n for n in names if not n.startswith("__"))
 
 
-_CARD_FIELDS = fields(CardInstance)
+# ``token`` is an identity, not data (gcs/battle/state.py): a restore keeps the live game's
+_CARD_FIELDS = tuple(f for f in fields(CardInstance) if f != "token")
 _UNIT_FIELDS = fields(Unit)
-_STATE_FIELDS = fields(State)
+_STATE_FIELDS = tuple(f for f in fields(State) if f != "token")
 
 
 def restore(e: Engine, snap: State, log_len: int) -> None:
@@ -62,6 +63,8 @@ def restore(e: Engine, snap: State, log_len: int) -> None:
         if obj is not old:
             for f in _CARD_FIELDS:
                 setattr(obj, f, getattr(old, f))
+        else:
+            obj.token = live.token  # (made by the private copy: now the live game's card)
         cards[uid] = obj
     units = []
     for i, old_u in enumerate(snap.units):

@@ -11,6 +11,7 @@ from minipack import card, mini
 
 from gcs import Action, Game, IllegalActionError
 from gcs.enums import CardType, TargetMode
+from gcs.errors import ArgumentError
 from gcs.flow import nodes as N
 from gcs.flow.exprs import CardSel
 
@@ -47,6 +48,36 @@ def test_every_action_kind_round_trips(a: Action) -> None:
 def test_action_parse_rejects_bad_text(bad: str) -> None:
     with pytest.raises(IllegalActionError):
         Action.parse(bad)
+
+
+class _Int:
+    """Not an int, though it converts to one (as numpy's integers do)."""
+
+    def __index__(self) -> int:
+        return 0
+
+    def __int__(self) -> int:
+        return 0
+
+
+@pytest.mark.parametrize(("kwargs", "param"), [
+    ({"kind": "play", "card": "0"}, "card"), ({"kind": "play", "card": _Int()}, "card"),
+    ({"kind": "play", "card": 1.0}, "card"), ({"kind": "play", "card": True}, "card"),
+    ({"kind": "play"}, "card"), ({"kind": "play", "card": 0, "target": "e0"}, "target"),
+    ({"kind": "play", "card": 0, "target": -2}, "target"), ({"kind": 5}, "kind"),
+    ({"kind": "fly"}, "kind"), ({"kind": ["end"]}, "kind"), ({"kind": "end", "card": 3}, "card"),
+    ({"kind": "choose", "choice": "1,2"}, "choice"), ({"kind": "choose", "choice": (1, -1)}, "choice"),
+    ({"kind": "choose", "choice": (True,)}, "choice"), ({"kind": "end", "choice": (1,)}, "choice"),
+    ({"kind": "reward"}, "reward"), ({"kind": "reward", "reward": None}, "reward"),
+    ({"kind": "skip", "reward": 0}, "reward"),
+])
+def test_action_with_a_wrong_argument_raises_argument_error_naming_it(
+        kwargs: dict[str, object], param: str) -> None:
+    """Issue 30: on the compiled engine a wrong type got mypyc's bare TypeError; both engines
+    now answer with an ArgumentError (a GameError, TypeError and ValueError) naming it."""
+    with pytest.raises(ArgumentError, match=f"Action: parameter '{param}' must be"):
+        Action(**kwargs)  # type: ignore[arg-type]
+    assert Action("choose", choice=[2, 0]).choice == (2, 0)  # a list is taken as a tuple
 
 
 def test_legal_actions_one_entry_per_hand_card_and_end_last() -> None:

@@ -46,3 +46,12 @@ def test_bench_workers_compares_the_outputs_of_both_runs() -> None:
     assert labels(lines) == ["workload", "engine", "cores", "round 1", "workers 1", "workers 2",
                              "speed-up", "ceiling", "idle rounds", "cpu overhead", "output"]
     assert lines[-1] == "output        identical (--json, every run)"
+
+
+def test_bench_compare_prints_the_battles_each_way_and_the_saving() -> None:
+    lines = run("bench_compare.py", "--seeds", "1", "--until", "20", "--chunk", "20",
+                "--workers", "1", "--encounter", "jaw_worm", "--deck=-defend")
+    assert labels(lines) == ["workload", "engine", "seed 1", "seed 1", "battles", "saving",
+                             "variances"]
+    assert "paired" in lines[2] and "unpaired" in lines[3] and "(reached)" in lines[2]
+    assert lines[5].startswith("saving ") and lines[5].endswith("x fewer battles paired")

@@ -51,6 +51,12 @@ def test_cli_simulate_unknown_encounter_is_a_clear_error(capsys: Capsys) -> None
     assert err.startswith("error: ") and "nope" in err and "Traceback" not in err
 
 
+def test_cli_simulate_refuses_a_deck_too_big_before_making_it(capsys: Capsys) -> None:
+    code, _, err = run_cli(capsys, "simulate", "-e", "jaw_worm", "--deck", "strike*1000000000",
+                           "--battles", "2")
+    assert code == 2 and "more than 100000 cards" in err and err.count("\n") == 1
+
+
 # ---------------------------------------------------------------- demo
 def test_cli_demo_narrates_one_battle(capsys: Capsys) -> None:
     code, out, _ = run_cli(capsys, "demo", "--encounter", "jaw_worm", "--seed", "7")
@@ -111,7 +117,7 @@ def replay_file(tmp_path: Path, capsys: Capsys) -> Path:
 
 def test_cli_record_then_replay_exits_0(replay_file: Path, capsys: Capsys) -> None:
     data = json.loads(replay_file.read_text())
-    assert data["format"] == "gcs-replay/1" and data["pack"] == "ironclad"
+    assert data["format"] == "gcs-replay/2" and data["pack"] == "ironclad"
     assert data["seed"] == 5 and data["encounter"] == "two_louses" and data["actions"]
     for text in data["actions"]:
         assert str(gcs.Action.parse(text)) == text
@@ -152,7 +158,7 @@ def _tamper(data: dict[str, Any], how: str) -> str:
 TAMPERING = {
     "action": "replay diverged at action 1",
     "illegal_action": "replay diverged at action 0",
-    "dropped_action": "replay ended in a different state",
+    "dropped_action": "replay diverged after its last action",
     "seed": "replay",
     "final": "replay ended in a different state",
     "format": "not a replay file",

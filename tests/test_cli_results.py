@@ -13,6 +13,7 @@ import gcs
 from gcs.cli import main
 from gcs.sim.jobs import Job, play_row
 from gcs.sim.results import COLUMNS, ResultsError, open_writer, read_rows
+from gcs.sim.rowcheck import row_check
 from gcs.sim.runner import battle_seed
 from gcs.sim.sweep import Sweep, run_sweep
 
@@ -91,6 +92,7 @@ def test_replaying_a_tampered_row_is_refused(tmp_path: Path, capsys: Capsys) -> 
     lines = path.read_text().splitlines()
     row = json.loads(lines[5])
     row["turns"] += 1
+    row["check"] = row_check(row)  # (an edit made with care: the re-run tells, not the check)
     lines[5] = json.dumps(row)
     path.write_text("\n".join(lines) + "\n")
     code, out, err = run_cli(capsys, "replay", "--from", str(path), "--row", "5")

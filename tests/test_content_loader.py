@@ -130,7 +130,7 @@ def test_validate_path_summary() -> None:
     assert ok
     assert lines == [f"ok: pack 'ironclad': {len(c.cards)} cards, {len(c.statuses)} statuses, "
                      f"{len(c.enemies)} enemies, {len(c.encounters)} encounters, 1 character, "
-                     f"2 reward tables, {len(c.graphs)} graphs"]
+                     f"{len(c.reward_tables)} reward tables, {len(c.graphs)} graphs"]
 
 
 def test_validate_missing_path(tmp_path: Path) -> None:
@@ -302,3 +302,28 @@ def test_corrupt_or_unwritable_cache_is_no_cache(tmp_path: Path,
 def test_default_cache_dir(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("GCS_CACHE_DIR")
     assert cache.cache_dir() == Path(os.path.expanduser("~")) / ".cache" / "gcs"
+
+
+def test_card_art_is_read_inherited_by_the_upgrade_dumped_and_built() -> None:
+    """Seed 004 lists art among a card definition's parts: an optional ``art`` (a path in the
+    pack or a URL, resolved by the UI; the engine never reads it)."""
+    from gcs.content import builder as b
+    from gcs.content.dump import dump_content
+    from gcs.errors import ContentError
+
+    base = {"name": "C", "cost": 1, "type": "skill"}
+    c = load_content({"pack": "p", "cards": {
+        "plain": dict(base),
+        "art": dict(base, art="art/c.png", upgrade={"name": "C+"}),
+        "new": dict(base, art="art/n.png", upgrade={"art": "https://example.org/n+.png"})}})
+    assert c.cards["plain"].art is None
+    assert c.cards["art"].art == "art/c.png" and c.cards["art"].upgrade.art == "art/c.png"
+    assert c.cards["new"].upgrade.art == "https://example.org/n+.png"
+    data = dump_content(c)
+    assert data["cards"]["art"]["art"] == "art/c.png" and "art" not in data["cards"]["plain"]
+    assert load_content(data).cards == c.cards
+    built = b.pack("p", b.card("x", "X", cost=0, type="skill", art="x.png"))
+    assert built.cards["x"].art == "x.png"
+    for bad in ("", "a\nb", 5, "x" * 2_001):
+        with pytest.raises(ContentError, match=r"card 'art': field 'art': "):
+            load_content({"pack": "p", "cards": {"art": dict(base, art=bad)}})

@@ -152,7 +152,16 @@ def test_event_card_added_to_deck_on_master_deck_additions() -> None:
     g = game()
     n = len(g.event_log)
     g.add_card_to_master_deck("bash", is_upgraded=True)
-    assert new_events(g, n) == [ev.CardAddedToDeck("bash", True, 13)]
+    assert new_events(g, n) == [ev.CardAddedToDeck(-1, "bash", None, PileScope.MASTER, True, 13)]
+
+
+def test_event_card_added_to_deck_carries_the_lifecycle_payload() -> None:
+    """Seed 000's events table gives OnCardAddedToDeck the CardLifecycleEventArgs payload."""
+    x = ev.CardAddedToDeck(-1, "bash", None, PileScope.MASTER, True, 13)
+    assert isinstance(x, ev._Lifecycle)
+    assert (x.instance_id, x.card_id, x.from_pile, x.to_pile) == (-1, "bash", None,
+                                                                  PileScope.MASTER)
+    assert (x.upgraded, x.deck_size) == (True, 13)  # the fields it carried before stay
 
 
 def test_event_draw_pile_shuffled_has_no_payload() -> None:

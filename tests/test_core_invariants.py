@@ -102,6 +102,8 @@ def do(g: gcs.Game, spec: tuple[Any, ...]) -> Any:
 def pick_call(g: gcs.Game, r: random.Random) -> tuple[Any, ...] | None:
     """A random legal facade call for the current state (None: stop)."""
     if not g.is_battle_active:
+        if g.last_result is False:
+            return None  # the run is over (start_battle raises RunOverError)
         return ("start", r.choice(ENCOUNTERS)) if r.random() < 0.7 else None
     if g.is_waiting_for_reward:
         n = len(g.offered_rewards)

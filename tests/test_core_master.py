@@ -54,8 +54,13 @@ def test_new_battle_creates_new_instances_from_the_master_deck() -> None:
     second = g.pile(PileScope.ALL)
     assert len(second) == 6
     assert all(a is not b for a in first for b in second)
+    # ids are unique in the game: an earlier battle's card has left the battle (a refusal),
+    # it is not taken for another game's instance (issue 30)
+    assert not {a.uid for a in first} & {b.uid for b in second}
+    assert g.try_play_card(first[0]) is False
+    assert g.play_refusal(first[0]) == "the card has left this battle"
     with pytest.raises(NotInBattleError):
-        g.try_play_card(first[0])
+        g.move_card_to_pile(first[0], PileScope.DISCARD)
 
 
 # ---------------------------------------------------------------- 2.8 the six calls
@@ -74,9 +79,9 @@ def test_master_set_master_deck_replaces_and_publishes_card_added_to_deck() -> N
     g.set_master_deck(["defend", ("bash", True), MasterEntry("strike", False, 2)])
     assert ids(g) == [("defend", False), ("bash", True), ("strike", False)]
     assert g.get_master_deck()[2].cost_delta == 2
-    assert g.event_log[n:] == [ev.CardAddedToDeck("defend", False, 1),
-                               ev.CardAddedToDeck("bash", True, 2),
-                               ev.CardAddedToDeck("strike", False, 3)]
+    assert g.event_log[n:] == [ev.CardAddedToDeck(-1, "defend", None, PileScope.MASTER, False, 1),
+                               ev.CardAddedToDeck(-1, "bash", None, PileScope.MASTER, True, 2),
+                               ev.CardAddedToDeck(-1, "strike", None, PileScope.MASTER, False, 3)]
 
 
 def test_master_set_master_deck_validates_everything_first() -> None:
@@ -97,8 +102,8 @@ def test_master_add_card_to_master_deck_appends_and_publishes() -> None:
     e2 = g.add_card_to_master_deck(g.content.card("bash"), is_upgraded=True)
     assert ids(g) == [("strike", False), ("bash", True)]
     assert g.get_master_deck() == [e1, e2] and e1.uid != e2.uid
-    assert g.event_log[n:] == [ev.CardAddedToDeck("strike", False, 1),
-                               ev.CardAddedToDeck("bash", True, 2)]
+    assert g.event_log[n:] == [ev.CardAddedToDeck(-1, "strike", None, PileScope.MASTER, False, 1),
+                               ev.CardAddedToDeck(-1, "bash", None, PileScope.MASTER, True, 2)]
     with pytest.raises(UnknownCardError):
         g.add_card_to_master_deck("nope")
     assert len(g.get_master_deck()) == 2

@@ -395,3 +395,10 @@ def test_misuse_a_refused_argument_leaves_the_call_guard_on() -> None:
     with pytest.raises(HandlerError):
         g.end_player_turn()
     assert g.turn_number == 2 and g._e.depth == 0  # the wave completed without the handler
+
+
+def test_misuse_set_master_deck_over_the_limit_says_how_many_it_takes() -> None:
+    g = scenario("idle")
+    expect_misuse(g, lambda: g.set_master_deck(["zero"] * 100_001), gcs.GameError,
+                  r"set_master_deck: parameter 'entries' must hold at most 100000 entries, got "
+                  r"more than 100000$")

@@ -180,6 +180,30 @@ def test_refusal_row_instances_of_another_game_raise() -> None:
     raises(g, lambda: g.try_play_card(z, twin.enemies[0]), TargetError, "not an enemy in this")
 
 
+def test_refusal_row_2_identity_is_checked_first_after_a_battle_ended() -> None:
+    """Issue 30: card instance ids are unique in the game and each card knows its game, so
+    once battles have ended an instance of another game (or of a clone, or a master-deck
+    view) still raises where this game's own card of an ended battle is a state reason."""
+    g, other = game(), game()
+    twin = g.clone()
+    mine, theirs, cloned = g.hand()[0], other.hand()[0], twin.hand()[0]
+    for x in (g, other, twin):
+        x.move_card_to_pile(x.hand()[0], gcs.PileScope.MASTER)  # (leaves the battle: REMOVED)
+    view = g.pile(gcs.PileScope.MASTER)[0]
+    for x in (g, other, twin):
+        x.try_play_card(x.add_card_to_hand("nuke"))  # the battle is won ...
+        x.skip_reward()  # ... and closed: no battle active, the instances REMOVED
+    assert not g.is_battle_active and mine.uid == theirs.uid == cloned.uid
+    refused(g, lambda: g.try_play_card(mine), "no battle is active")
+    for foreign in (theirs, cloned, view):
+        raises(g, lambda f=foreign: g.try_play_card(f), NotInBattleError, "not in this battle")
+        raises(g, lambda f=foreign: g.can_play_card(f), NotInBattleError, "not in this battle")
+    g.start_battle("two_dummies")  # new instances, new ids: the old card has left the battle
+    assert mine.uid not in {c.uid for c in g.pile(gcs.PileScope.ALL)}
+    refused(g, lambda: g.try_play_card(mine), "the card has left this battle")
+    raises(g, lambda: g.try_play_card(theirs), NotInBattleError, "not in this battle")
+
+
 def test_refusal_wrong_types_raise_even_without_a_battle() -> None:
     g = gcs.Game(CONTENT, seed=1)
     raises(g, lambda: g.try_play_card(None), NotInBattleError, "expected a CardInstance")

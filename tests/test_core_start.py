@@ -22,7 +22,7 @@ from gcs import BattlePhase as P
 from gcs import events as ev
 from gcs.content.defs import AiDef, EncounterDef, EnemyDef, MoveDef, StatusDef
 from gcs.enums import IntentKind
-from gcs.errors import NotInBattleError, UnknownIdError
+from gcs.errors import NotInBattleError, RewardError, RunOverError, UnknownIdError
 from gcs.flow import nodes as N
 from gcs.flow.exprs import UnitSel
 from gcs.rng import Rng, derive
@@ -99,7 +99,8 @@ def test_start_battle_step3_draw_pile_is_the_master_deck_shuffled_by_the_battle_
             g.start_battle("mixed")  # a new battle: a new stream
         else:
             g.start_battle("dummy")
-        order = list(range(1, 9))
+        first = 1 + 8 * (battle - 1)  # instance ids go on from the last battle's
+        order = list(range(first, first + 8))
         Rng(derive(derive(seed, f"battle{battle}"), "shuffle")).shuffle(order)
         assert uids(g.draw_pile()) == order[:-5]
         assert uids(g.hand()) == order[::-1][:5]
@@ -275,3 +276,38 @@ def test_battle_defeat_has_no_reward_and_ends_with_won_false() -> None:
     assert ended[0].won is False
     assert g.phase is P.NONE and g.last_result is False and not g.is_waiting_for_reward
     assert g.run_hp[0] == 0
+
+
+def test_start_battle_while_a_reward_is_offered_is_refused_and_changes_nothing() -> None:
+    """Issue 30: the won battle's BattleEnded comes with its reward decision; a start_battle
+    that skipped it would never publish it. Refused (RewardError), nothing changed."""
+    g = start(s_pack(), ["nuke"] * 6, encounter="jaw_worm")
+    g.try_play_card(g.hand()[0])
+    assert g.is_waiting_for_reward
+    snap, n = snapshot(g), len(g.event_log)
+    with pytest.raises(RewardError, match=r"take it \(apply_reward\) or skip it "
+                       r"\(skip_reward\) first; that publishes its BattleEnded"):
+        g.start_battle("dummy")
+    assert snapshot(g) == snap and len(g.event_log) == n and g.is_waiting_for_reward
+    g.skip_reward()
+    assert isinstance(g.event_log[-2], ev.BattleEnded)
+    g.start_battle("dummy")  # the reward decided: the next battle starts
+    assert g.phase is P.PLAYER_PHASE
+
+
+def test_start_battle_after_a_lost_run_is_refused_the_run_is_over() -> None:
+    """Issue 26 item 11: the next battle of a lost run started at 1 HP. A lost battle ends the
+    run (run HP 0), as in Slay the Spire: start_battle raises RunOverError and changes
+    nothing; a new run is a new Game (the master-deck calls still work)."""
+    g = start(s_pack(), ["zero"] * 10, encounter="killer")
+    assert g.end_player_turn() and g.last_result is False and g.run_hp[0] == 0
+    snap, n = snapshot(g), len(g.event_log)
+    for enc in ("dummy", "jaw_worm"):
+        with pytest.raises(RunOverError, match="the run is over: its last battle was lost"):
+            g.start_battle(enc)
+    assert snapshot(g) == snap and len(g.event_log) == n and not g.is_battle_active
+    g.add_card_to_master_deck("zero")  # the run's deck can still be read and changed
+    fresh = gcs.Game(g.content, seed=2)
+    fresh.set_master_deck(["zero"] * 10)
+    fresh.start_battle("dummy")
+    assert fresh.player is not None and fresh.player.hp == fresh.player.max_hp

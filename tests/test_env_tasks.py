@@ -52,7 +52,7 @@ def test_a_fight_from_a_list_draws_its_encounter_per_episode() -> None:
         info = env.reset()[1]
         seen[info["encounter"]] += 1
     assert set(seen) == {"cultist", "looter", "jaw_worm"}
-    every = make("gcs/Fight-v0")
+    every = make("gcs/Fight-v0", encounter="*")  # "*": every encounter of the pack
     assert set(every.task.encounters) == set(builtin_content().encounters)
 
 
@@ -279,3 +279,23 @@ def test_an_episode_of_only_illegal_actions_is_truncated_at_max_steps() -> None:
     assert ends == [(False, False)] * 4 + [(False, True)]
     with pytest.raises(GameError, match="reset"):
         env.step(0)
+
+
+def test_the_v0_tasks_keep_their_ten_fights_as_the_pack_grows() -> None:
+    from gcs.env.registry import V0_FIGHTS
+
+    pack = builtin_content().encounters
+    assert len(V0_FIGHTS) == 10 and set(V0_FIGHTS) < set(pack)  # the pack holds more now
+    for task_id in ("gcs/Fight-v0", "gcs/FightRandomDeck-v0", "gcs/Act1-v0"):
+        env = make(task_id)
+        assert env.task.encounters == V0_FIGHTS, task_id
+    env = make("gcs/Act1-v0")
+    env.reset(seed=3)
+    seen: set[str] = set()
+    for _ in range(3000):  # every fight a run meets is one of the ten
+        if env.episode.encounter is not None:
+            seen.add(env.episode.encounter)
+        _obs, _r, te, tr, _info = greedy_step(env)
+        if te or tr:
+            break
+    assert seen and seen <= set(V0_FIGHTS)

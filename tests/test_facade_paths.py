@@ -89,13 +89,15 @@ def test_card_and_unit_copies_have_every_field_and_own_containers() -> None:
     g.apply(g.legal_actions()[0])
     s = g._e.s
     for obj in [*s.cards.values(), *s.units]:
-        dup = obj.copy()
+        dup = obj.copy(s.token) if isinstance(obj, CardInstance) else obj.copy()
         assert type(dup) is type(obj) and dup is not obj
         for f in fields(type(obj)):
             a, b = getattr(obj, f), getattr(dup, f)
             assert a == b, f
             if isinstance(a, (list, dict)):
                 assert a is not b, f
+    other = object()  # a clone's card carries the clone's token (an identity, not data)
+    assert all(c.copy(other).token is other for c in s.cards.values())
     hurt = s.units[0].copy()
     hurt.statuses["x"] = 1
     hurt.history.append("m")

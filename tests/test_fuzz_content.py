@@ -258,3 +258,31 @@ def test_a_huge_computed_add_card_count_stops_at_the_step_guard_naming_the_card(
     with pytest.raises(gcs.GameError, match=r"AddCards of 'strike' in card 'defend'"):
         g.try_play_card(defend)
     assert time.perf_counter() - started < 1.0
+
+
+def test_a_mapping_built_from_shared_sub_lists_is_bounded_as_yaml_aliases_are() -> None:
+    # issue 30: a DAG (each level the same list twice) had 2^18 paths in 12 s, 2^40 hung;
+    # PyYAML builds such sharing from anchors when a user parses YAML themselves
+    for levels in (18, 40):
+        tags: Any = ["x"]
+        for _ in range(levels):
+            tags = [tags, tags]
+        d = copy.deepcopy(SMALL)
+        d["cards"]["strike"]["tags"] = tags
+        started = time.perf_counter()
+        with pytest.raises(ContentError, match=r"<mapping>\.cards: its shared parts expand to "
+                           r"more than 100000 values"):
+            load_content(d, use_cache=False)
+        assert time.perf_counter() - started < 1.0
+    # sharing within the bound is read as its copies (as a YAML alias is)
+    shared = ["exhaust"]
+    d = copy.deepcopy(SMALL)
+    d["cards"]["strike"]["keywords"] = shared
+    d["cards"]["defend"]["keywords"] = shared
+    c = load_content(d, use_cache=False)
+    assert c.cards["strike"].keywords == c.cards["defend"].keywords
+    cyclic: list[Any] = []
+    cyclic.append(cyclic)
+    d["cards"]["strike"]["tags"] = cyclic
+    with pytest.raises(ContentError, match="levels deep"):
+        load_content(d, use_cache=False)

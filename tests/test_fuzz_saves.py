@@ -222,6 +222,31 @@ def test_save_with_negative_energy_is_refused() -> None:
         Game.from_json(g.content, data)
 
 
+def test_save_whose_enemy_move_is_not_its_shown_intent_is_refused() -> None:
+    """Issue 30: a blank move under a shown intent loaded, and a later play ended in "internal
+    error" (KeyError ('blue_slaver', '')) on 9 of 39 seeds. The planned move is the intent's."""
+    content = gcs.builtin_content()
+    encounters = sorted(content.encounters)
+    for seed in range(39):
+        g = gcs.Game(content, seed=seed)
+        g.start_battle(encounters[seed % len(encounters)])
+        data = g.to_json()
+        for i, unit in enumerate(data["state"]["units"][1:], start=1):
+            moves = [m.id for m in content.enemies[unit[1]].moves]
+            for move in ("", *[m for m in moves if m != unit[10][0]][:1]):
+                bad = copy.deepcopy(data)
+                bad["state"]["units"][i][8] = move
+                with pytest.raises(SaveError, match=rf"\$\.state\.units\[{i}\]\[8\]: the "
+                                   "planned move .* is not the shown intent's"):
+                    Game.from_json(content, bad)
+            # with no intent shown, a blank move is a state the engine plays on from
+            unit[8], unit[10] = "", None
+        h = Game.from_json(content, data)
+        rng = random.Random(seed)
+        while h.is_battle_active:
+            h.apply(rng.choice(h.legal_actions()))
+
+
 def test_save_that_is_not_a_mapping_is_refused() -> None:
     for bad in (None, [], "save", 3):
         with pytest.raises(SaveError, match=r"\$"):

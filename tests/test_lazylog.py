@@ -50,6 +50,8 @@ def pick(ref: Game, rng: random.Random) -> Call:
     new battles, so that every kind of journal entry comes up."""
     if not ref.is_battle_active:
         r = rng.random()
+        if ref.last_result is False and r < 0.7:  # the run is over: start_battle is refused
+            return ("add_card_to_master_deck", ("strike", rng.random() < 0.5))
         if r < 0.1:
             return ("add_card_to_master_deck", ("strike", rng.random() < 0.5))
         if r < 0.15:
@@ -96,13 +98,13 @@ def play(lazy: Game, ref: Game, rng: random.Random, calls: int, *,
     """Make ``calls`` random calls on both games; with probability ``peek`` per call a clone of
     ``lazy`` reads its log (which must equal ``ref``'s, and leaves ``lazy`` deferred), with
     ``clear`` both clear their logs."""
-    for _ in range(calls):
+    for i in range(calls):
         call = pick(ref, rng)
         assert do(lazy, call) == do(ref, call), call
         if rng.random() < peek:
             c = lazy.clone()
             assert c.event_log == ref.event_log
-        if rng.random() < clear:
+        if rng.random() < clear and i < calls - 1:  # (a clear needs calls after it to matter)
             lazy.clear_event_log()
             ref.clear_event_log()
 

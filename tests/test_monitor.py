@@ -21,10 +21,15 @@ def test_monitor_shows_phase_history_units_and_every_pile() -> None:
     assert lines[1] == "History INITIALIZE@0 > PLAYER_TURN_START@1 > PLAYER_PHASE@1"
     assert "Jaw Worm" in text and "intent: Chomp (attack) 11x1" in text
     hand = g.hand()
-    assert f"Hand    ( 5) 0:{hand[0].card_id}#{hand[0].instance_id}" in text
+    assert "Hand    ( 5)" in lines
+    first = hand[0].active
+    assert f"    0: {first.name} [{first.cost}] {first.type.value}: {g.format_description(hand[0])}" in lines
+    draw = sorted(g.draw_pile(), key=lambda c: (c.card_id, c.uid))  # the order is hidden
+    assert f"Draw    ( 5) {draw[0].card_id}#{draw[0].instance_id}" in text and "(order hidden)" in text
     top = g.draw_pile()[-1]
-    assert f"Draw    ( 5) {top.card_id}#{top.instance_id}" in text  # top first
+    assert f"Draw    ( 5) {top.card_id}#{top.instance_id}" in render(g, draw_order=True)
     assert "Discard ( 0) -" in text and "Exhaust ( 0) -" in text
+    assert "Played  ( 0) -" in text and "Drawn   ( 5) " in text
     assert "Master  (10) strike, strike" in text
 
 

@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from monitor_support import ROOT, T, launch, open_page, shot, tab
+from playwright.sync_api import Browser, Page, expect
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
@@ -25,40 +26,17 @@ from gcs.monitor.play import PlaySession
 from gcs.monitor.server import Monitor, play
 from gcs.sim.replay import replay
 
-ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "build" / "artifacts" / "monitor"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-T = 10_000  # ms: the longest any page condition may take (they take milliseconds)
-
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with launch() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture()
 def page(browser: Browser) -> Iterator[Page]:
-    pg = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    pg.close()
-    assert errors == [], f"JavaScript errors on the page: {errors}"
-
-
-def shot(pg: Page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    pg.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def tab(pg: Page, name: str) -> None:
-    pg.click(f"#tabs [data-tab={name}]")
-    expect(pg.locator(f"#tab-{name}")).to_be_visible(timeout=T)
+    with open_page(browser) as pg:
+        yield pg
 
 
 def version(pg: Page) -> str:
@@ -195,13 +173,14 @@ def test_time_travel_to_the_first_event_shows_the_opening_hand(page: Page) -> No
         page.goto(m.url)
         expect(page.locator("#turn")).to_have_text("2", timeout=T)
         tab(page, "events")
+        page.locator("#events").evaluate("e => { e.scrollTop = 0; }")
         rows = page.locator("#events .event-row")
         expect(rows.first).to_have_attribute("data-type", "PhaseChanged", timeout=T)
-        # the first event (NONE -> INITIALIZE) was published by start_battle: the battle as
-        # that call left it is the opening hand on turn 1, never a half-run wave
+        # the first event (NONE -> INITIALIZE) was published by start_battle: its moment is
+        # the battle as that call left it, the opening hand on turn 1, never a half-run wave
         rows.first.click()
         expect(page.locator("#travel-banner")).to_be_visible(timeout=T)
-        page.wait_for_function("document.body.dataset.at === '0'", timeout=T)
+        page.wait_for_function("document.body.dataset.at === '1'", timeout=T)
         expect(page.locator("#hand .card")).to_have_count(5)
         assert _hand(page) == opening
         expect(page.locator("#turn")).to_have_text("1")
@@ -273,7 +252,7 @@ def test_malformed_messages_get_an_error_and_the_server_keeps_serving(page: Page
             c.send(msg)
             while True:
                 reply = json.loads(c.recv(timeout=5))
-                if reply["type"] not in ("hello", "events", "state"):
+                if reply["type"] not in ("hello", "events", "moments", "state"):
                     break
             assert reply["type"] == "error" and reply["error"], (msg, reply)
         assert g.to_json() == before  # watching only: nothing reached the game
@@ -327,9 +306,15 @@ def test_play_in_the_browser_choice_battle_reward_next(page: Page, tmp_path: Pat
         _play_strike(page)
         expect(hp).to_have_text("28/43", timeout=T)
         expect(page.locator("#energy")).to_have_text("0/3")
-        # an illegal click shows the engine's reason and changes nothing
-        page.click("#hand .card[data-card=strike] >> nth=0")
-        page.click("#units-row .unit.enemy.targetable")
+        # a card the energy does not cover looks unplayable, says why, and cannot be selected
+        strike = page.locator("#hand .card[data-card=strike] >> nth=0")
+        expect(strike).to_have_class(re.compile("unplayable"))
+        expect(strike).to_have_attribute("title", re.compile("cannot play: .*energy"))
+        strike.click()
+        expect(page.locator("#units-row .unit.enemy.targetable")).to_have_count(0)
+        expect(page.locator("#hand .card.selected")).to_have_count(0)
+        # an illegal action sent anyway shows the engine's reason and changes nothing
+        page.evaluate("act('play 0 @e0')")
         expect(page.locator("#toast")).to_contain_text("illegal action", timeout=T)
         expect(page.locator("#toast")).to_contain_text("energy")
         expect(hp).to_have_text("28/43")
@@ -359,7 +344,10 @@ def test_play_in_the_browser_choice_battle_reward_next(page: Page, tmp_path: Pat
         with m.hub.recorder.lock:
             live = m.hub.recorder.live
         assert len(live.get_master_deck()) == 6
-        assert json.loads(save.read_text()) == data  # the replay is the first battle's
+        run = json.loads(save.read_text())  # two battles now: the run's replay
+        assert run["format"] == "gcs-monitor-run/1" and run["seed"] == 1
+        assert [b["encounter"] for b in run["battles"]] == ["jaw_worm", "cultist"]
+        assert run["battles"][0]["actions"] == data["actions"] and run["battles"][1]["actions"] == []
     finally:
         m.close()
 
@@ -420,5 +408,9 @@ def test_play_session_refuses_illegal_actions_and_starts_a_new_run_after_a_loss(
     assert session.game is not old and hub.generation == 1 and hub.recorder.game is session.game
     assert session.game.is_battle_active and session.game.run_hp[0] > 0
     assert hub.handle({"type": "next", "encounter": 3})["type"] == "error"  # type: ignore[index]
-    assert json.loads(save.read_text()) == data
-    hub.recorder.close()
+    # the new run is a branch of its own (--save follows it); the lost run stays, as it ended
+    now = json.loads(save.read_text())
+    assert (now["encounter"], now["actions"], now["won"]) == ("cultist", [], None)
+    assert [b.name for b in session.branches] == ["run", "run 2"]
+    assert hub.handle({"type": "replay", "branch": 0}) == {"type": "replay", "data": data}
+    hub.close()

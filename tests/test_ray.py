@@ -58,3 +58,22 @@ def test_ray_cli_output_is_identical_to_the_local_pool(
     remote = json.loads(capsys.readouterr().out)
     assert remote == local and local["battles"] == 30
     assert (tmp_path / "a.jsonl").read_text() == (tmp_path / "b.jsonl").read_text()
+
+
+def test_ray_compare_is_identical_to_the_local_pool(local_ray: None, tmp_path: Path) -> None:
+    from gcs.sim.compare import Arm, Plan, run_compare
+
+    base = Arm("starter deck", "baseline", None, None, "greedy")
+    plan = Plan((base, Arm("+carnage", "deck", None, ("strike",) * 5 + ("defend",) * 4
+                           + ("bash", "carnage"), "greedy")), ("gremlin_nob", "jaw_worm"), 2, 30,
+                chunk=7, until=0.3)
+    pool = ProcessPool(2)
+    try:
+        want = run_compare(plan, pool, out=tmp_path / "pool.jsonl").to_dict()
+    finally:
+        pool.close()
+    be = RayBackend(workers=2)
+    got = run_compare(plan, be, out=tmp_path / "ray.jsonl").to_dict()
+    be.close()
+    assert got == want and want["battles"] >= 7
+    assert (tmp_path / "ray.jsonl").read_bytes() == (tmp_path / "pool.jsonl").read_bytes()

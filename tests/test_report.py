@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from report_support import render_offline
 
 import gcs
 from gcs.cli import main
@@ -30,9 +31,6 @@ from gcs.sim.results import read_rows
 from gcs.sim.sweep import Sweep, run_sweep
 
 CONTENT = gcs.builtin_content()
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 @pytest.fixture(scope="module")
@@ -135,35 +133,11 @@ def test_report_of_an_empty_or_missing_file_is_a_clear_error(
 
 
 def test_report_renders_every_chart_in_headless_chromium_offline(report: Path, tmp_path: Path) -> None:
-    from playwright.sync_api import Route, sync_playwright
-
-    blocked: list[str] = []
-
-    def guard(route: Route) -> None:
-        if route.request.url.startswith("file://"):
-            route.continue_()
-        else:
-            blocked.append(route.request.url)
-            route.abort()
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            page = browser.new_page(viewport={"width": 1200, "height": 900})
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.route("**/*", guard)
-            page.goto(report.as_uri())
-            page.wait_for_function(
-                f"document.querySelectorAll('.js-plotly-plot .main-svg').length >= {2 * len(CHARTS)}",
-                timeout=60_000)
-            drawn = page.evaluate("""() => Array.from(document.querySelectorAll('.js-plotly-plot'))
-                .map(d => [d.id, d.querySelectorAll('.trace').length,
-                           d.querySelectorAll('.bars path, .point path').length,
-                           d.getBoundingClientRect().height])""")
-            page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
-        finally:
-            browser.close()
+    drawn, errors, blocked = render_offline(
+        report, len(CHARTS), """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
+            .map(d => [d.id, d.querySelectorAll('.trace').length,
+                       d.querySelectorAll('.bars path, .point path').length,
+                       d.getBoundingClientRect().height])""", tmp_path / "report.png")
     assert [d[0] for d in drawn] == list(CHARTS)
     for cid, traces, marks, height in drawn:
         assert traces >= 1 and marks >= 4 and height > 200, (cid, traces, marks, height)

@@ -63,7 +63,7 @@ def new_instance(e: Engine, card: GameCard, upgraded: bool = False, cost_delta: 
                  origin: int = -1) -> CardInstance:
     """A new instance registered in the battle but in no pile yet."""
     s = e.s
-    inst = CardInstance(s.next_card, card, upgraded, cost_delta, origin)
+    inst = CardInstance(s.next_card, card, upgraded, cost_delta, origin, PILE_REMOVED, s.token)
     s.next_card += 1
     s.cards[inst.uid] = inst
     return inst

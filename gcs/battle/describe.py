@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 
 _FIELD = re.compile(r"\{(\w+)\}")  # only plain ``{name}``: no format specs, no attributes
+_PLURAL = re.compile(r"\b(\d+)( \w+)\(s\)")  # ``2 card(s)``: a number, a word, then (s)
 
 
 def describe(e: Engine, card: GameCard | CardInstance, instance: CardInstance | None) -> str:
@@ -27,11 +28,20 @@ def describe(e: Engine, card: GameCard | CardInstance, instance: CardInstance | 
         instance, card = card, card.active
     elif instance is not None:
         card = instance.active
+    if instance is not None and not card.x_cost:
+        return fill(card, str(effective_cost(e, instance)))
+    return fill(card)
+
+
+def fill(card: GameCard, cost: str | None = None) -> str:
+    """``card``'s text with its numbers and ``cost`` (default: the printed one) filled in, and
+    each ``word(s)`` right after a number agreeing with it (``Draw 1 card.``, ``Draw 2 cards.``)."""
     values = {k: str(v) for k, v in card.numbers.items()}
-    if instance is not None:
-        values["cost"] = "X" if card.x_cost else str(effective_cost(e, instance))
-    else:
-        values["cost"] = "X" if card.x_cost else str(card.cost)
+    values["cost"] = cost if cost is not None else "X" if card.x_cost else str(card.cost)
     # a placeholder the card lacks, or one with a format spec (``{damage:>99}``), stays as
     # written: the text never allocates more than its own length plus the numbers
-    return _FIELD.sub(lambda m: values.get(m.group(1), m.group(0)), card.text)
+    text = _FIELD.sub(lambda m: values.get(m.group(1), m.group(0)), card.text)
+    if "(s)" in text:
+        text = _PLURAL.sub(lambda m: f"{m.group(1)}{m.group(2)}{'' if m.group(1) == '1' else 's'}",
+                           text)
+    return text

@@ -28,15 +28,19 @@ def own_instance(e: Engine, card: object) -> CardInstance:
     """``card`` as this game's instance; raise for a non-instance or another game's instance.
 
     A card of this game that has left the battle (or a previous battle) is returned as is:
-    its refusal is a state reason, checked later.
+    its refusal is a state reason, checked later. Instance ids are unique in a game, so an
+    id of this battle is this object; a card no battle of this game holds is told by its
+    ``token`` (another game's, a clone's, or a ``pile(MASTER)`` view's is not this game's).
     """
     if not isinstance(card, CardInstance):
         raise NotInBattleError(f"expected a CardInstance, got {type(card).__name__}")
-    own = e.s.cards.get(card.uid)
-    if own is card or (own is None and card.pile is Pile.REMOVED):
+    s = e.s
+    own = s.cards.get(card.uid)
+    if own is card or (own is None and card.pile is Pile.REMOVED and card.token is s.token):
         return card
     raise NotInBattleError(
-        f"card instance {card!r} is not in this battle (an instance of another Game or a clone)")
+        f"card instance {card!r} is not in this battle (an instance of another Game or a "
+        "clone, or a temporary view of the master deck)")
 
 
 def battle_instance(e: Engine, inst: object) -> CardInstance:

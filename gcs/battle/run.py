@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..content.db import Content
 from ..content.defs import CharacterDef
+from ..enums import SCOPE_MASTER
 from ..errors import GameError
 from ..events import CardAddedToDeck, CardModified, CardRemovedFromDeck
 from .state import MasterEntry
@@ -59,7 +60,7 @@ def add_entry(e: Engine, card_id: str, upgraded: bool = False, cost_delta: int =
     s.next_entry += 1
     s.master.append(entry)
     if e.hot:
-        e.record(CardAddedToDeck(card_id, upgraded, len(s.master)))
+        e.record(CardAddedToDeck(-1, card_id, None, SCOPE_MASTER, upgraded, len(s.master)))
     return entry
 
 

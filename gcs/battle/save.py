@@ -103,7 +103,7 @@ def load_state(c: Content, d: dict[str, Any]) -> State:
     s.cards = {}
     for row in d["cards"]:
         uid, cid, up, delta, bd, bs, td, ts, pile, origin = row
-        inst = CardInstance(uid, c.card(cid), up, delta, origin)
+        inst = CardInstance(uid, c.card(cid), up, delta, origin, Pile.REMOVED, s.token)
         inst.battle_delta, inst.battle_set, inst.turn_delta, inst.turn_set = bd, bs, td, ts
         inst.pile = Pile(pile)
         s.cards[uid] = inst

@@ -336,6 +336,9 @@ def _unit(c: Content, u: object, q: str, index: int) -> None:
     if r[10] is not None:
         it = need_list(r[10], f"{q}[10]", 6)
         need_id(it[0], f"{q}[10][0]", moves, "move")
+        if it[0] != r[8]:  # (the shown intent is the planned move's: intents re-read it)
+            raise fail(f"{q}[8]", f"the planned move {r[8]!r} is not the shown intent's "
+                       f"{it[0]!r}")
         need_str(it[1], f"{q}[10][1]", 500)
         need_enum(it[2], f"{q}[10][2]", IntentKind)
         if it[3] is not None:

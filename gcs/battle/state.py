@@ -35,16 +35,21 @@ class MasterEntry(NamedTuple):
 
 
 class CardInstance:
-    """A card in one battle: instance id, upgrade flag, master-deck cost delta, temporary modifiers."""
+    """A card in one battle: instance id, upgrade flag, master-deck cost delta, temporary modifiers.
+
+    ``token`` is the ``State.token`` of the game that made it: after its battle has closed, it
+    still tells this game's card (a refusal: it has left the battle) from another game's
+    (an error). It is an identity, not data: not saved, not compared, new in a clone."""
 
     __slots__ = (
         "uid", "card_id", "upgraded", "cost_delta", "battle_delta", "battle_set",
-        "turn_delta", "turn_set", "pile", "origin", "base", "active",
+        "turn_delta", "turn_set", "pile", "origin", "base", "active", "token",
     )
 
     def __init__(self, uid: int, base: GameCard, upgraded: bool = False, cost_delta: int = 0,
-                 origin: int = -1, pile: Pile = PILE_REMOVED) -> None:
+                 origin: int = -1, pile: Pile = PILE_REMOVED, token: object = None) -> None:
         self.uid = uid
+        self.token = token
         self.card_id = base.id
         self.base = base
         upgrade = base.upgrade
@@ -60,7 +65,7 @@ class CardInstance:
 
     @property
     def instance_id(self) -> int:
-        """The instance id, unique in its battle (``uid``)."""
+        """The instance id, unique in its game across battles (``uid``)."""
         return self.uid
 
     @property
@@ -79,11 +84,12 @@ class CardInstance:
         self.upgraded = upgraded and base.upgrade is not None
         self.active = base.upgrade if self.upgraded and base.upgrade else base
 
-    def copy(self) -> CardInstance:
-        """An independent copy (clone)."""
+    def copy(self, token: object) -> CardInstance:
+        """An independent copy (clone) for the game whose ``State.token`` is ``token``."""
         # built as a plain instance (upgraded False: the constructor then reads no upgrade),
         # and every field is copied over what the constructor set
-        c = CardInstance(self.uid, self.base, False, self.cost_delta, self.origin)
+        c = CardInstance(self.uid, self.base, False, self.cost_delta, self.origin, PILE_REMOVED,
+                         token)
         c.card_id = self.card_id
         c.upgraded = self.upgraded
         c.active = self.active
@@ -299,9 +305,10 @@ class State:
     __slots__ = (
         # run
         "seed", "master", "next_entry", "gold", "hp", "max_hp", "character", "battles", "run_rng",
+        "next_card", "token",
         # battle
         "active", "phase", "history", "turn", "player_turns", "encounter", "hand_rule",
-        "cards", "next_card", "hand", "draw", "discard", "exhaust", "played", "drawn",
+        "cards", "hand", "draw", "discard", "exhaust", "played", "drawn",
         "units", "energy", "rng_shuffle", "rng_ai", "rng_cards", "stack", "pause", "wait_left",
         "gate", "choice_kind", "choice_ids", "choice_min", "choice_max", "choice_prompt",
         "clock", "hooks", "next_seq", "delayed", "end_turn", "extra_turns", "rewards", "result",
@@ -311,10 +318,14 @@ class State:
     def __init__(self, seed: int, blank: bool = False) -> None:
         """A new game's state; ``blank`` leaves every other field for ``clone`` to set."""
         self.seed = seed
+        # the identity of this game's card instances (``CardInstance.token``): a new object
+        # for every state, a clone's and a loaded save's included; never saved or compared
+        self.token: object = object()
         if blank:
             return
         self.master: list[MasterEntry] = []
         self.next_entry = 1
+        self.next_card = 1  # card instance ids are unique in the game, across its battles
         self.gold = 0
         self.hp = 0
         self.max_hp = 0
@@ -337,7 +348,6 @@ class State:
         self.encounter = ""
         self.hand_rule = HAND_RULE_DISCARD_ON_TURN_END
         self.cards: dict[int, CardInstance] = {}
-        self.next_card = 1
         self.hand: list[int] = []
         self.draw: list[int] = []
         self.discard: list[int] = []
@@ -398,7 +408,8 @@ class State:
         n.player_turns = self.player_turns
         n.encounter = self.encounter
         n.hand_rule = self.hand_rule
-        n.cards = {k: c.copy() for k, c in self.cards.items()}
+        token = n.token
+        n.cards = {k: c.copy(token) for k, c in self.cards.items()}
         n.next_card = self.next_card
         n.hand = self.hand.copy()
         n.draw = self.draw.copy()

@@ -7,7 +7,17 @@ from typing import Annotated
 
 import typer
 
-from .common import Character, Pack, Policy, Seed, check_character, check_encounter, load_pack, resolve_policy
+from .common import (
+    Character,
+    Pack,
+    Policy,
+    Seed,
+    check_character,
+    check_deck,
+    check_encounter,
+    load_pack,
+    resolve_policy,
+)
 
 Encounter = Annotated[str, typer.Option("--encounter", "-e", help="encounter id")]
 
@@ -29,13 +39,22 @@ def demo(encounter: Encounter = "jaw_worm", seed: Seed = 1, policy: Policy = "ra
     run_demo(content, encounter, seed, resolve_policy(policy), sys.stdout)
 
 
-def play(encounter: Encounter = "jaw_worm", seed: Seed = 1, pack: Pack = None) -> None:
-    """Play interactively, one action per line."""
+def play(encounter: Encounter = "jaw_worm", seed: Seed = 1, pack: Pack = None,
+         deck: Annotated[str | None, typer.Option(
+             help="master deck, e.g. strike*5,defend*4,bash+ (default: the character's)")] = None,
+         character: Character = None) -> None:
+    """Play interactively, one action per line (with line editing and history on a terminal)."""
     from ..sim.interactive import play_interactive
+    from ..sim.jobs import parse_deck
 
     content = load_pack(pack)
     check_encounter(content, encounter)
-    play_interactive(content, encounter, seed, input, sys.stdout)
+    cards = parse_deck(deck)
+    check_deck(content, cards)
+    check_character(content, character)
+    if sys.stdin.isatty():
+        import readline  # noqa: F401  # (input() gets line editing: arrows, Home/End, history)
+    play_interactive(content, encounter, seed, input, sys.stdout, deck=cards, character=character)
 
 
 def run(encounters: Annotated[str, typer.Option(help="comma-separated encounter ids")],

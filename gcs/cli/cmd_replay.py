@@ -67,14 +67,10 @@ def record(encounter: RowEncounter = None, seed: Seed = 1, policy: Policy = "ran
            from_file: From = None, battle: Battle = None, row: Row = None) -> None:
     """Write a replay file: of a new battle, or of one row of a results file."""
     from ..sim.replay import record as record_battle
-    from ..sim.replay import replay_data
+    from ..sim.replay import write_file
 
     if from_file is not None:
-        want, got, actions = _rerun(from_file, battle, row, encounter, pack)
-        _same(want, got)
-        deck = parse_deck(want["deck"])
-        data = replay_data(load_pack(pack), want["seed"], want["encounter"], actions,
-                           deck=list(deck) if deck else None, character=want["character"] or None)
+        data = row_replay(from_file, battle, row, encounter, pack)
     else:
         if encounter is None:
             raise typer.BadParameter("give --encounter ID (or --from FILE --battle K)",
@@ -86,14 +82,29 @@ def record(encounter: RowEncounter = None, seed: Seed = 1, policy: Policy = "ran
 
         data = record_battle(content, encounter, seed, make_policy(resolve_policy(policy), seed),
                              character=character)
-    text = json.dumps(data, indent=1)
     if out == "-":
-        print(text)
+        print(json.dumps(data, indent=1))
         return
-    with open(out, "w", encoding="utf-8") as fh:
-        fh.write(text + "\n")
+    write_file(out, data)
     print(f"recorded {len(data['actions'])} actions, "
-          f"{'won' if data['won'] else 'lost'} in {data['turns']} turns -> {out}")
+          f"{_outcome(data['won'])} in {data['turns']} turns -> {out}")
+
+
+def _outcome(won: bool | None) -> str:
+    """How a replay's result reads: won, lost, or not finished (its actions stop mid-battle)."""
+    return "won" if won else "lost" if won is False else "not finished"
+
+
+def row_replay(path: Path, battle: int | None, row: int | None, encounter: str | None,
+               pack: str | None) -> dict[str, Any]:
+    """The replay file of one results row, re-played and checked against every column."""
+    from ..sim.replay import replay_data
+
+    want, got, actions = _rerun(path, battle, row, encounter, pack)
+    _same(want, got)
+    deck = parse_deck(want["deck"])
+    return replay_data(load_pack(pack), want["seed"], want["encounter"], actions,
+                       deck=list(deck) if deck else None, character=want["character"] or None)
 
 
 _CHECKED = ("won", "unfinished", "turns", "hp_left", "damage_taken", "actions", "plays", "damage")
@@ -109,6 +120,8 @@ def replay(file: Annotated[Path | None, typer.Argument(help="a replay file (from
            pack: Pack = None, from_file: From = None, battle: Battle = None, row: Row = None,
            encounter: RowEncounter = None) -> None:
     """Re-run a replay file, or re-play one row of a results file and compare every column."""
+    from ..sim.replay import battle_result as result
+    from ..sim.replay import read_file
     from ..sim.replay import replay as replay_battle
 
     if from_file is not None:
@@ -120,16 +133,12 @@ def replay(file: Annotated[Path | None, typer.Argument(help="a replay file (from
         return
     if file is None:
         raise typer.BadParameter("give a replay FILE (or --from RESULTS --battle K)", param_hint="FILE")
+    data = read_file(file)
+    content = load_pack(pack)
     try:
-        with open(file, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except OSError as exc:
-        raise GameError(f"cannot read replay file {file}: {exc.strerror or exc}") from exc
-    except json.JSONDecodeError as exc:
-        raise GameError(f"{file} is not valid JSON (line {exc.lineno}, column {exc.colno}): "
-                        f"{exc.msg}") from exc
-    if not isinstance(data, dict):
-        raise GameError(f"{file}: a replay file holds a JSON object")
-    g = replay_battle(load_pack(pack), data)
+        g = replay_battle(content, data)
+    except GameError as exc:
+        raise GameError(f"{file}: {exc}") from None
+    every = ", after every action" if "trace" in data else ""
     print(f"replay ok: {len(data['actions'])} actions, "
-          f"{'won' if g.last_result else 'lost'} in {g.turn_number} turns, state identical")
+          f"{_outcome(result(g))} in {g.turn_number} turns, state identical{every}")

@@ -18,12 +18,13 @@ from .common import (
     check_character,
     check_deck,
     check_encounter,
+    check_rows_out,
     console,
     escape,
     load_pack,
     resolve_policy,
 )
-from .progress import progress
+from .progress import interrupted, progress
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -62,8 +63,7 @@ def simulate_command(
 ) -> None:
     """Run the sweep and print one summary per encounter and deck."""
     from ..sim.backends import make_backend
-    from ..sim.results import file_format
-    from ..sim.sweep import Sweep, count_rows, run_sweep
+    from ..sim.sweep import Sweep, run_sweep
 
     content = load_pack(pack)
     if pack is not None:  # workers (other processes, Ray nodes) may start in another directory
@@ -76,10 +76,11 @@ def simulate_command(
         check_deck(content, d)
     check_character(content, character)
     policy = resolve_policy(policy)
-    if out is not None:
-        file_format(out)
-    if resume and out is None:
-        raise typer.BadParameter("--resume needs --out FILE", param_hint="--resume")
+    check_rows_out(out, resume)
+    if report is not None:
+        from ..report import check_replaceable as check_report
+
+        check_report(report)
     jobs = tuple(Job(pack, enc, policy, seed, d, character) for enc in encounters for d in decks)
     sweep = Sweep(jobs, battles, chunk)
     aggregate = None
@@ -94,11 +95,7 @@ def simulate_command(
             sums = run_sweep(sweep, be, out=out, resume=resume, progress=bar, content=content,
                              sink=aggregate.add_rows if aggregate is not None else None)
     except KeyboardInterrupt:
-        held = count_rows(out) if out is not None and out.exists() else 0
-        hint = f"; {out} holds {held} rows: run the same command with --resume to finish" \
-            if out is not None else ""
-        console(stderr=True).print(f"[yellow]interrupted[/]{escape(hint)}")
-        raise typer.Exit(130) from None
+        raise interrupted(out) from None
     finally:
         be.close()
     if report is not None:

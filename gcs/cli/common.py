@@ -6,6 +6,7 @@ import difflib
 import os
 import sys
 from collections.abc import Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -57,10 +58,13 @@ def check_character(content: Content, character: str | None) -> None:
 
 
 def check_deck(content: Content, deck: Iterable[str] | None) -> None:
-    """Raise unless every card id of ``deck`` is in the pack."""
-    for cid in deck or ():
+    """Raise unless every card of ``deck`` is in the pack (``id+``: and has an upgrade)."""
+    for entry in deck or ():
+        cid = entry[:-1] if entry.endswith("+") else entry
         if cid not in content.cards:
             raise unknown("card", cid, content.cards)
+        if cid != entry and content.cards[cid].upgrade is None:
+            raise GameError(f"card {cid!r} has no upgrade: {entry!r} cannot be in a deck")
 
 
 def resolve_policy(policy: str) -> str:
@@ -89,3 +93,16 @@ def escape(text: str) -> str:
     from rich.markup import escape as rich_escape
 
     return rich_escape(text)
+
+
+def check_rows_out(out: Path | None, resume: bool) -> None:
+    """``--out`` and ``--resume`` checked before a sweep runs: a results suffix, ``--resume``
+    only with ``--out``, and (without ``--resume``) no file that is not a results file replaced."""
+    from ..sim.results import check_replaceable, file_format
+
+    if resume and out is None:
+        raise typer.BadParameter("--resume needs --out FILE", param_hint="--resume")
+    if out is not None:
+        file_format(out)
+        if not resume:
+            check_replaceable(out)

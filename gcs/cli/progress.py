@@ -7,9 +7,12 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TextIO
 
-from .common import console
+import typer
+
+from .common import console, escape
 
 Callback = Callable[[int, int], None]
 
@@ -54,3 +57,15 @@ def progress(label: str, quiet: bool = False) -> Iterator[Callback | None]:
             bar.update(task, completed=done, total=total)
 
         yield update
+
+
+def interrupted(out: Path | None) -> typer.Exit:
+    """Say on stderr that a sweep was interrupted (and, with a results file, how to finish it);
+    return the exit (code 130) to raise."""
+    from ..sim.sweep import count_rows
+
+    held = count_rows(out) if out is not None and out.exists() else 0
+    hint = f"; {out} holds {held} rows: run the same command with --resume to finish" \
+        if out is not None else ""
+    console(stderr=True).print(f"[yellow]interrupted[/]{escape(hint)}")
+    return typer.Exit(130)

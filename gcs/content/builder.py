@@ -333,8 +333,9 @@ def card(card_id: str, name: str, *, cost: int | str, type: str, rarity: str | N
          on_drawn: Effects | None = None, on_discard: Effects | None = None,
          on_exhaust: Effects | None = None, on_turn_start: Effects | None = None,
          on_turn_end: Effects | None = None, hooks: Sequence[Mapping[str, Any]] | None = None,
-         upgrade: Mapping[str, Any] | None = None, character: str | None = None) -> Def:
-    """A card; ``upgrade`` states only what the upgraded variant changes."""
+         upgrade: Mapping[str, Any] | None = None, character: str | None = None,
+         art: str | None = None) -> Def:
+    """A card; ``upgrade`` states only what the upgraded variant changes; ``art`` its picture."""
     entries = {k: _body(v) for k, v in (
         ("on_play", on_play), ("on_drawn", on_drawn), ("on_discard", on_discard),
         ("on_exhaust", on_exhaust), ("on_turn_start", on_turn_start),
@@ -344,7 +345,8 @@ def card(card_id: str, name: str, *, cost: int | str, type: str, rarity: str | N
                   keywords=list(keywords) if keywords is not None else None,
                   tags=list(tags) if tags is not None else None,
                   hooks=[dict(h) for h in hooks] if hooks is not None else None,
-                  upgrade=dict(upgrade) if upgrade is not None else None, character=character)
+                  upgrade=dict(upgrade) if upgrade is not None else None, character=character,
+                  art=art)
     return Def("cards", card_id, {**data, **entries})
 
 
@@ -406,16 +408,20 @@ def enemy(enemy_id: str, *, hp: int | tuple[int, int], moves: Sequence[tuple[str
 def encounter(encounter_id: str, enemies: Sequence[str | Sequence[str]] | None = None, *,
               name: str | None = None, hand_discard: str | None = None,
               rewards: str | None = None, kind: str | None = None,
-              groups: Sequence[Sequence[str | Sequence[str]]] | None = None) -> Def:
+              groups: Sequence[Sequence[str | Sequence[str]]] | None = None,
+              pool: str | None = None, weight: int | None = None,
+              exclusions: Sequence[str] | None = None) -> Def:
     """An encounter: ``enemies`` left to right (a slot given as a list of ids rolls one of them
-    per battle), or ``groups``: one of these enemy lists is rolled per battle."""
+    per battle), or ``groups``: one of these enemy lists is rolled per battle; ``pool``,
+    ``weight`` and ``exclusions`` place it in its act's encounter pools."""
     def slots(g: Sequence[str | Sequence[str]]) -> list[object]:
         return [s if isinstance(s, str) else list(s) for s in g]
 
     return Def("encounters", encounter_id, _given(
         name=name, enemies=None if enemies is None else slots(enemies),
         groups=None if groups is None else [slots(g) for g in groups],
-        hand_discard=hand_discard, rewards=rewards, kind=kind))
+        hand_discard=hand_discard, rewards=rewards, kind=kind, pool=pool, weight=weight,
+        exclusions=None if exclusions is None else list(exclusions)))
 
 
 def character(character_id: str, *, max_hp: int, deck: Mapping[str, int],

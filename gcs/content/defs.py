@@ -50,6 +50,7 @@ class GameCard:
     upgrade: GameCard | None = None
     is_upgraded: bool = False
     character: str | None = None
+    art: str | None = None  # the card's picture: a path in the pack or a URL (the UI resolves it)
     # How the legal actions check a play of this card, derived from the fields above when the
     # card is made (``__post_init__`` replaces any value given; no part of equality, hashing
     # or repr): PLAY_CHECKED (an X cost or Unplayable: the full checks), PLAY_PLAIN (a fixed
@@ -226,6 +227,13 @@ class EncounterDef:
     # Rolled compositions: one group is picked uniformly, then each slot picks one of its enemy
     # ids uniformly. Empty: always ``enemies``. ``enemies`` is then the first option of group 0.
     groups: tuple[tuple[tuple[str, ...], ...], ...] = ()
+    # The act's encounter lists a run draws from (data only: the battle never reads them):
+    # ``pool`` is weak, strong, elite or boss (None: in no pool), ``weight`` its relative weight
+    # there, and ``exclusions`` the encounters the first draw from the next pool may not roll
+    # right after this one (Slay the Spire's generateExclusions).
+    pool: str | None = None
+    weight: int = 1
+    exclusions: tuple[str, ...] = ()
 
     def enemy_ids(self) -> tuple[str, ...]:
         """Every enemy id this encounter can field, in first-seen order."""

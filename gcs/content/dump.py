@@ -291,6 +291,10 @@ def _card_fields(c: D.GameCard, base: D.GameCard | None) -> Data:
     out.update({k: getattr(c, k).value for k in ("type", "rarity", "target") if new(k)})
     if not up and c.character is not None:
         out["character"] = c.character
+    if (c.art is not None or up) and new("art"):
+        if c.art is None:
+            raise _fail("an upgrade that drops the base card's art")
+        out["art"] = c.art
     if (c.tags or up) and new("tags"):
         out["tags"] = list(c.tags)
     if (_keywords(c) or up) and new("keywords", _keywords):
@@ -401,7 +405,9 @@ def encounter(x: D.EncounterDef) -> Data:
                   else list(x.enemies), groups=groups if len(groups) > 1 else None,
                   rewards=x.rewards,
                   kind=x.kind if x.kind != "normal" else None,
-                  hand_discard=None if rule is None else rule.value)
+                  hand_discard=None if rule is None else rule.value, pool=x.pool,
+                  weight=x.weight if x.pool is not None and x.weight != 1 else None,
+                  exclusions=list(x.exclusions) or None)
 
 
 def character(c: D.CharacterDef) -> Data:

@@ -24,6 +24,7 @@ from .limits import (
     CURRENT,
     MAX_BYTES,
     MAX_DEPTH,
+    MAX_EXPANDED,
     MAX_PROBLEMS,
     Limits,
 )
@@ -320,6 +321,36 @@ def _limits(raw: object, ctx: Ctx) -> Limits:
     return Limits().with_(**got)
 
 
+def _expanded(v: object, memo: dict[int, int], depth: int, where: str) -> int:
+    """How many values ``v`` holds once every shared part is counted at each place it appears
+    (memoised by identity, so a DAG of 2^40 paths costs its few nodes; a cycle is too deep)."""
+    if depth > MAX_DEPTH:
+        raise ContentError(f"{where}: nested more than {MAX_DEPTH} levels deep (or cyclic)")
+    if isinstance(v, Mapping):
+        items: Any = v.values()
+    elif isinstance(v, (list, tuple)):
+        items = v
+    else:
+        return 1
+    n = memo.get(id(v))
+    if n is None:
+        n = memo[id(v)] = 1 + sum(_expanded(x, memo, depth + 1, where) for x in items)
+    return n
+
+
+def _bounded(source: Mapping[str, Any]) -> None:
+    """A mapping pack's bound on shared parts, as YAML's on aliases: each top-level entry (a
+    section, as a file of a pack directory) holds at most MAX_EXPANDED values once its shared
+    sub-lists and sub-mappings are counted wherever they appear (PyYAML builds such sharing
+    from anchors when a user parses YAML themselves)."""
+    memo: dict[int, int] = {}
+    for key, value in source.items():
+        where = f"<mapping>.{key}"
+        if _expanded(value, memo, 1, where) > MAX_EXPANDED:
+            raise ContentError(f"{where}: its shared parts expand to more than {MAX_EXPANDED} "
+                               "values (a mapping built from shared sub-lists, an alias bomb?)")
+
+
 def _plain(v: object, depth: int = 0, where: str = "<mapping>") -> object:
     """Builder/mapping data as YAML would give it: dicts, lists and scalars (bounded depth,
     so a cyclic or absurdly deep mapping is a ContentError, not a RecursionError)."""
@@ -354,6 +385,7 @@ def load_content(source: str | Path | Mapping[str, Any], *, use_cache: bool = Tr
 def _load(source: str | Path | Mapping[str, Any], use_cache: bool) -> Content:
     build = _Build()
     if isinstance(source, Mapping):
+        _bounded(source)
         data = _plain(source)
         build.order = ["<mapping>", "pack", *SECTIONS]
         build.sections(data, "<mapping>", True)

@@ -145,7 +145,7 @@ def _check_slot_types(env: Env) -> None:
 
 CARD_ENTRIES = ("on_play", "on_drawn", "on_discard", "on_exhaust", "on_turn_start", "on_turn_end")
 CARD_FIELDS = ("name", "cost", "type", "rarity", "target", "text", "numbers", "keywords", "tags",
-               *CARD_ENTRIES, "hooks", "upgrade", "character")
+               *CARD_ENTRIES, "hooks", "upgrade", "character", "art")
 UPGRADE_FIELDS = tuple(f for f in CARD_FIELDS if f not in ("upgrade", "character"))
 
 
@@ -176,6 +176,7 @@ class _CardSpec:
     tags: tuple[str, ...] = ()
     hooks: tuple[N.HookDef, ...] = ()
     character: str | None = None
+    art: str | None = None
 
     def build(self, cid: str, entries: dict[str, N.Node | None], upgraded: bool,
               upgrade: GameCard | None) -> GameCard:
@@ -187,7 +188,8 @@ class _CardSpec:
             on_play=entries["on_play"], on_drawn=entries["on_drawn"],
             on_discard=entries["on_discard"], on_exhaust=entries["on_exhaust"],
             on_turn_start=entries["on_turn_start"], on_turn_end=entries["on_turn_end"],
-            hooks=self.hooks, upgrade=upgrade, is_upgraded=upgraded, character=self.character)
+            hooks=self.hooks, upgrade=upgrade, is_upgraded=upgraded, character=self.character,
+            art=self.art)
 
 
 def _card_fields(m: dict[str, object], ctx: Ctx, spec: _CardSpec) -> bool:
@@ -234,7 +236,25 @@ def _card_fields(m: dict[str, object], ctx: Ctx, spec: _CardSpec) -> bool:
     if "character" in m:
         char = get_str(m["character"], ctx.at("character"))
         bad, spec.character = bad or char is None, char
+    if "art" in m:
+        art = _art(m["art"], ctx.at("art"))
+        bad, spec.art = bad or art is None, art or spec.art
     return not bad
+
+
+MAX_ART = 2_000  # characters of a card's ``art`` reference
+
+
+def _art(raw: object, ctx: Ctx) -> str | None:
+    """A card's ``art``: a non-empty one-line reference (a path in the pack or a URL)."""
+    art = get_str(raw, ctx)
+    if art is None:
+        return None
+    if not art.strip() or len(art) > MAX_ART or any(ord(ch) < 32 for ch in art):
+        ctx.error(f"bad art {art[:60]!r}: expected a path or URL of 1..{MAX_ART} characters "
+                  "on one line")
+        return None
+    return art
 
 
 def _check_text(spec: _CardSpec, ctx: Ctx) -> None:
@@ -521,8 +541,11 @@ def compile_enemy(eid: str, raw: object, ctx: Ctx) -> EnemyDef | None:
 
 # ---------------------------------------------------------------- encounters, characters, rewards
 
-ENCOUNTER_FIELDS = ("name", "enemies", "groups", "hand_discard", "rewards", "kind")
+ENCOUNTER_FIELDS = ("name", "enemies", "groups", "hand_discard", "rewards", "kind", "pool",
+                    "weight", "exclusions")
 ENCOUNTER_KINDS = ("normal", "elite", "boss")
+# an act's encounter pools and the kind each holds (a run draws weak, then strong fights)
+POOL_KINDS = {"weak": "normal", "strong": "normal", "elite": "elite", "boss": "boss"}
 CHARACTER_FIELDS = ("name", "max_hp", "deck", "statuses", "gold")
 REWARD_FIELDS = ("cards", "rarity_weights", "pool", "gold", "upgrade", "remove")
 
@@ -571,11 +594,37 @@ def compile_encounter(xid: str, raw: object, ctx: Ctx) -> EncounterDef | None:
         if "hand_discard" in m else None
     rewards = get_ref(m["rewards"], ctx.at("rewards"), "reward table") if "rewards" in m else None
     kind = get_word(m["kind"], ctx.at("kind"), ENCOUNTER_KINDS) if "kind" in m else "normal"
+    pool, weight, exclusions = _pool(m, ctx, kind)
     if not ok or enemies is None or name is None or kind is None or (
-            "hand_discard" in m and rule is None) or ("rewards" in m and rewards is None):
+            "hand_discard" in m and rule is None) or ("rewards" in m and rewards is None) \
+            or weight is None or exclusions is None:
         return None
     return EncounterDef(xid, name, tuple(enemies), rule, rewards, kind,
-                        tuple(groups or ()) if rolled else ())
+                        tuple(groups or ()) if rolled else (), pool, weight, exclusions)
+
+
+def _pool(m: dict[str, object], ctx: Ctx, kind: str | None,
+          ) -> tuple[str | None, int | None, tuple[str, ...] | None]:
+    """An encounter's place in its act's pools: ``pool``, ``weight`` (>= 1), ``exclusions``.
+    A weight or exclusions need a pool, and the pool must hold the encounter's kind."""
+    pool = get_word(m["pool"], ctx.at("pool"), POOL_KINDS) if "pool" in m else None
+    weight = get_int(m["weight"], ctx.at("weight"), 1) if "weight" in m else 1
+    got = _items(m["exclusions"], ctx.at("exclusions"),
+                 lambda v, c: get_ref(v, c, "encounter"), "a list of encounter ids") \
+        if "exclusions" in m else []
+    exclusions = None if got is None else tuple(got)
+    if "pool" not in m:
+        for key in ("weight", "exclusions"):
+            if key in m:
+                ctx.at(key).error("needs 'pool' (the pool the encounter is drawn from)")
+                return None, None, None
+    elif pool is not None and kind is not None and POOL_KINDS[pool] != kind:
+        ctx.at("pool").error(f"the {pool} pool holds {POOL_KINDS[pool]} encounters; "
+                             f"this one is {kind}")
+        return None, None, None
+    if "pool" in m and pool is None:
+        return None, None, None
+    return pool, weight, exclusions
 
 
 def _stacks(v: object, ctx: Ctx) -> dict[str, int] | None:

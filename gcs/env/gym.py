@@ -17,6 +17,7 @@ from ..agent import Action
 from ..content.db import Content
 from ..errors import GameError, IllegalActionError
 from ..game import Game
+from . import args
 from ._extra import missing_gym_extra
 from .actions import MAX_CHOICES, MAX_ENEMIES, MAX_HAND, ActionLayout
 from .observe import Array, Observer
@@ -51,9 +52,15 @@ class GcsEnv(gym.Env[Any, np.int64]):
                  render_mode: str | None = None, **task: Any) -> None:
         if content is None:
             content = _builtin()
-        if encounter == ALL:
+        if not isinstance(content, Content):
+            raise args.bad("GcsEnv", "content", "a gcs.Content (or None: the bundled pack)",
+                           content)
+        if isinstance(encounter, str) and encounter == ALL:
             encounter = sorted(content.encounters)
         self.task: Task = make_task(encounter, run=run, shuffle=shuffle, deck=deck, **task)
+        args.boolean("GcsEnv", "flat", flat)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise args.bad("GcsEnv", "render_mode", "None or 'ansi'", render_mode)
         self.content = content
         self.layout = ActionLayout(sorted(content.cards))
         self.episode = Episode(task_content(content, self.task), self.task, self.layout)
@@ -79,8 +86,11 @@ class GcsEnv(gym.Env[Any, np.int64]):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
-        """Start an episode (seeded: the same seed replays the same episode)."""
-        super().reset(seed=seed)
+        """Start an episode (seeded: the same seed replays the same episode). ``seed``: None or
+        an int >= 0; ``options``: none are defined (None)."""
+        s = args.seed("reset", seed)
+        args.options("reset", options)
+        super().reset(seed=s)
         self.episode.reset(self.np_random)
         self._illegal = False
         return self._observe(), self._info()
@@ -89,7 +99,8 @@ class GcsEnv(gym.Env[Any, np.int64]):
         """Apply the action at index ``action`` (an illegal one is a no-op with a penalty)."""
         if self.episode.game is None:
             raise GameError("call reset() before step()")
-        reward, terminated, truncated, illegal = self.episode.step(int(action))
+        index = args.action_index("step", action, self.layout.n)
+        reward, terminated, truncated, illegal = self.episode.step(index)
         self._illegal = illegal
         return self._observe(), reward, terminated, truncated, self._info()
 
@@ -102,10 +113,11 @@ class GcsEnv(gym.Env[Any, np.int64]):
 
     def decode(self, index: int) -> Action:
         """The ``gcs.Action`` that index ``index`` stands for now; IllegalActionError if none."""
-        a = self.episode.slots.get(int(index))
+        i = args.action_index("decode", index, self.layout.n)
+        a = self.episode.slots.get(i)
         if a is None:
             raise IllegalActionError(
-                f"action index {index} ({self.layout.describe(int(index))}) is not legal now")
+                f"action index {i} ({self.layout.describe(i)}) is not legal now")
         return a
 
     def encode(self, action: Action | str) -> int:

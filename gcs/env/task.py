@@ -9,7 +9,6 @@ same episode exactly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +17,7 @@ from ..content.db import Content
 from ..enums import CardType, Rarity
 from ..errors import GameError
 from ..game import Game
+from . import args
 from ._extra import missing_gym_extra
 from .actions import ActionLayout
 
@@ -65,29 +65,24 @@ class Task:
         return len(self.encounters) if self.run else 1
 
 
-def make_task(encounter: str | Sequence[str], *, run: bool = False, shuffle: bool = False,
-              deck: Sequence[str] | str | None = None, **kwargs: Any) -> Task:
-    """A checked :class:`Task` from user arguments (GameError on a bad one)."""
-    encs = (encounter,) if isinstance(encounter, str) else tuple(encounter)
-    if not encs or not all(isinstance(e, str) for e in encs):
-        raise GameError(f"encounter must be an encounter id or a non-empty list of ids, "
-                        f"got {encounter!r}")
-    if isinstance(deck, str) and deck != RANDOM_DECK:
-        raise GameError(f"deck must be None, a list of card ids or {RANDOM_DECK!r}, got {deck!r}")
-    d: tuple[str, ...] | str | None = deck if deck is None or isinstance(deck, str) else tuple(deck)
-    task = Task(encounters=encs, run=run, shuffle=shuffle, deck=d, **kwargs)
-    for name in ("max_turns", "max_steps"):
-        val = getattr(task, name)
-        if not isinstance(val, int) or val < 1:
-            raise GameError(f"{name} must be an int >= 1, got {val!r}")
-    if not isinstance(task.random_cards, int) or task.random_cards < 0:
-        raise GameError(f"random_cards must be an int >= 0, got {task.random_cards!r}")
-    return task
+_TASK_FIELDS = ("random_cards", "deck_rewards", "take_rewards", "max_turns", "max_steps",
+                "illegal_penalty", "shaping")
+
+
+def make_task(encounter: object, *, run: object = False, shuffle: object = False,
+              deck: object = None, call: str = "GcsEnv", **kwargs: Any) -> Task:
+    """A checked :class:`Task` from user arguments (ArgumentError naming a bad one)."""
+    return Task(encounters=args.encounters(call, encounter), run=args.boolean(call, "run", run),
+                shuffle=args.boolean(call, "shuffle", shuffle),
+                deck=args.deck(call, deck, RANDOM_DECK),
+                **args.task_fields(call, kwargs, _TASK_FIELDS))
 
 
 def task_content(content: Content, task: Task) -> Content:
     """The content an episode plays: ``content`` checked against the task; for a run with
     ``deck_rewards``, a copy whose reward tables also offer upgrades and removals."""
+    if not isinstance(content, Content):
+        raise args.bad("GcsEnv", "content", "a gcs.Content (or None: the bundled pack)", content)
     for enc in task.encounters:
         content.encounter(enc)
     if isinstance(task.deck, tuple):

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..content.db import Content
 from ..errors import GameError
+from . import args
 from ._extra import missing_gym_extra
 from .actions import ActionLayout
 from .observe import Array, Observer
@@ -39,17 +40,22 @@ class GcsVectorEnv(VectorEnv[Any, Any, Any]):
                  shuffle: bool = False, deck: Sequence[str] | str | None = None,
                  flat: bool = False, copy: bool = True, render_mode: str | None = None,
                  **task: Any) -> None:
-        if not isinstance(num_envs, int) or num_envs < 1:
-            raise GameError(f"num_envs must be an int >= 1, got {num_envs!r}")
+        num_envs = args.integer("GcsVectorEnv", "num_envs", num_envs, 1, args.MAX_ENVS)
         if render_mode is not None:
             raise GameError("GcsVectorEnv does not render; use GcsEnv(render_mode='ansi')")
         if content is None:
             from ..content.loader import builtin_content
 
             content = builtin_content()
-        if encounter == ALL:
+        if not isinstance(content, Content):
+            raise args.bad("GcsVectorEnv", "content", "a gcs.Content (or None: the bundled "
+                           "pack)", content)
+        if isinstance(encounter, str) and encounter == ALL:
             encounter = sorted(content.encounters)
-        self.task = make_task(encounter, run=run, shuffle=shuffle, deck=deck, **task)
+        self.task = make_task(encounter, run=run, shuffle=shuffle, deck=deck,
+                              call="GcsVectorEnv", **task)
+        args.boolean("GcsVectorEnv", "flat", flat)
+        args.boolean("GcsVectorEnv", "copy", copy)
         self.content = content
         self.layout = ActionLayout(sorted(content.cards))
         self.observer = Observer(content, self.layout, max_turns=self.task.max_turns)
@@ -70,16 +76,24 @@ class GcsVectorEnv(VectorEnv[Any, Any, Any]):
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
-        """Reset every episode; ``seed`` an int (episode ``i`` gets ``seed + i``) or one per env."""
+        """Reset every episode; ``seed`` an int >= 0 (episode ``i`` gets ``seed + i``) or one per
+        env (each None or an int >= 0); ``options``: none are defined (None)."""
         n = self.num_envs
+        args.options("reset", options)
         if seed is None:
             seeds: list[int | None] = [None] * n
-        elif isinstance(seed, int):
-            seeds = [seed + i for i in range(n)]
-        else:
-            seeds = list(seed)
+        elif isinstance(seed, np.ndarray) and seed.ndim == 1:
+            seeds = [args.seed("reset", s) for s in seed.tolist()]
             if len(seeds) != n:
-                raise GameError(f"reset needs {n} seeds, got {len(seeds)}")
+                raise args.bad("reset", "seed", f"an int or a list of {n} seeds", seed)
+        elif isinstance(seed, (str, bytes)) or not isinstance(seed, Sequence):
+            first = args.seed("reset", seed)
+            assert first is not None
+            seeds = [first + i for i in range(n)]
+        else:
+            if len(seed) != n:
+                raise args.bad("reset", "seed", f"an int or a list of {n} seeds", seed)
+            seeds = [args.seed("reset", s) for s in seed]
         for i, s in enumerate(seeds):
             if s is not None or self._rngs[i] is None:
                 self._rngs[i] = seeding.np_random(s)[0]
@@ -91,9 +105,7 @@ class GcsVectorEnv(VectorEnv[Any, Any, Any]):
     def step(self, actions: Any) -> tuple[Any, Array, Array, Array, dict[str, Any]]:
         """Step every episode by its action index; an ended episode resets on its next step."""
         n = self.num_envs
-        acts = np.asarray(actions).reshape(-1).tolist()
-        if len(acts) != n:
-            raise GameError(f"step needs {n} actions, got {len(acts)}")
+        acts = _indices(actions, n, self.layout.n)
         rewards = np.zeros(n, dtype=np.float64)
         term = np.zeros(n, dtype=np.bool_)
         trunc = np.zeros(n, dtype=np.bool_)
@@ -145,3 +157,23 @@ class GcsVectorEnv(VectorEnv[Any, Any, Any]):
             "turn": np.array([e.game.turn_number if e.game else 0 for e in eps]),
             "_turn": ones,
         }
+
+
+def _indices(actions: Any, n: int, n_actions: int) -> list[int]:
+    """``step``'s actions: ``n`` action indices (a list or an integer array), checked before
+    any episode steps; floats, bools and values out of the space are refused."""
+    try:
+        arr = np.asarray(actions)
+    except (ValueError, TypeError) as exc:  # (a ragged list)
+        raise args.bad("step", "actions", f"{n} action indices", actions) from exc
+    if arr.dtype.kind not in ("i", "u") or arr.size != n:
+        raise args.bad("step", "actions", f"{n} action indices (an integer array or a list of "
+                       f"ints), got dtype {arr.dtype} and {arr.size} values:", actions)
+    flat = arr.reshape(-1)
+    wrong = np.flatnonzero((flat < 0) | (flat >= n_actions))
+    if wrong.size:
+        i = int(wrong[0])
+        raise args.bad("step", f"actions[{i}]", f"an action index in 0..{n_actions - 1}",
+                       flat[i].item())
+    out: list[int] = flat.tolist()
+    return out

@@ -1,4 +1,4 @@
-"""``python -m gcs.monitor --encounter ID ...``: the play-mode monitor (see ``command``)."""
+"""``python -m gcs.monitor --encounter ID ...``: the same as ``gcs monitor ...``."""
 
 from __future__ import annotations
 

@@ -13,8 +13,9 @@ import json
 import secrets
 import socket
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import uvicorn
 from starlette.applications import Starlette
@@ -26,11 +27,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..game import Game
 from .play import PlaySession
-from .recorder import Recorder
+from .recorder import THIN, Recorder
 from .snapshot import PHASE_INPUT, build
 
 STATIC = Path(__file__).resolve().parent / "static"
-MAX_MESSAGE = 16_384
+MAX_MESSAGE = 16_384  # characters: a longer message gets an error reply
+WS_MAX_FRAME = 1 << 20  # bytes: a longer WebSocket message closes the connection (1009)
 
 
 class _Server(uvicorn.Server):
@@ -55,12 +57,39 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.wakes: set[asyncio.Event] = set()
         self._pending = threading.Event()
-        self.generation = 0  # bumped when play mode starts a new run (a new game)
-        self.recorder = self._recorder(game)
+        self.generation = 0  # bumped when the page must start over (another branch, a new run)
+        self.closing = False  # the monitor is closing: stop answering (a backlog is dropped)
+        if session is not None:
+            session.on_change = self.changed
+            session.schedule = self.schedule
+            self._watched: Recorder | None = None
+        else:
+            self._watched = Recorder(game, self.changed, schedule=self.schedule)
         self._cache: tuple[int, int, dict[str, Any]] | None = None
+        self._shown: Recorder = self.recorder
 
-    def _recorder(self, game: Game) -> Recorder:
-        return Recorder(game, self.changed, auto=self.session is None)
+    @property
+    def recorder(self) -> Recorder:
+        """The recorder of what the pages show (in play mode, the current branch's)."""
+        if self.session is not None:
+            return self.session.recorder
+        assert self._watched is not None
+        return self._watched
+
+    @property
+    def mode(self) -> str:
+        """``watch`` (a game driven from Python), ``play`` or ``replay`` (read-only recording)."""
+        if self.session is None:
+            return "watch"
+        return "replay" if self.session.read_only else "play"
+
+    def close(self) -> None:
+        """Detach from every game (the games are left as they were)."""
+        if self.session is not None:
+            for b in self.session.branches:
+                b.recorder.close()
+        elif self._watched is not None:
+            self._watched.close()
 
     # ------------------------------------------------------------ change notification
     def changed(self) -> None:
@@ -72,53 +101,127 @@ class Hub:
         with contextlib.suppress(RuntimeError):  # the loop has closed
             loop.call_soon_threadsafe(self._wake)
 
+    def schedule(self, fn: Callable[[], None]) -> None:
+        """Run ``fn`` on the server thread, soon (the recorders pack old moments there, off the
+        game's thread); before the server runs, at once."""
+        loop = self.loop
+        if loop is None:
+            fn()
+            return
+        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody reads them now
+            loop.call_soon_threadsafe(fn)
+
     def _wake(self) -> None:
         self._pending.clear()
         for w in self.wakes:
             w.set()
 
+    def _restart(self) -> None:
+        """The recorder shown changed (a branch switch, a fork, a new run): pages start over."""
+        if self.recorder is not self._shown:
+            self._shown = self.recorder
+            self.generation += 1
+            self._cache = None
+        self._wake()
+
     # ------------------------------------------------------------ what pages are sent
+    def state_of(self, rec: Recorder, mid: int, copy: Game, *, live: bool) -> dict[str, Any]:
+        """The page state of moment ``mid`` (its copy ``copy``), with the last battle's final
+        board when no battle is active there."""
+        s = copy._e.s
+        board = None if s.active else rec.board(s.battles)
+        return build(copy, legal=live and self.mode != "replay", board=board)
+
     def live_state(self) -> dict[str, Any]:
         rec = self.recorder
         with rec.lock:
-            version, copy, upto = rec.version, rec.live, rec.live_events
-            oldest = next(iter(rec.copies), version)
+            version = rec.version
+            copy = rec.live
+            upto = rec.next_seq
         key = (self.generation, version)
         if self._cache is None or self._cache[:2] != key:
             self._cache = (self.generation, version, {
-                "type": "state", "live": True, "version": version, "events": upto,
-                "generation": self.generation, "oldest_wave": oldest,
-                "state": build(copy)})
+                "type": "state", "live": True, "version": version, "moment": version - 1,
+                "events": upto, "generation": self.generation,
+                "state": self.state_of(rec, version - 1, copy, live=True)})
+            if self.session is not None:
+                self._cache[2]["branches"] = [b.to_json() for b in self.session.branches]
         return self._cache[2]
 
     def hello(self) -> dict[str, Any]:
-        content = self.recorder.game.content
-        return {
-            "type": "hello", "mode": "play" if self.session else "watch",
-            "generation": self.generation,
+        rec = self.recorder
+        content = rec.game.content
+        out: dict[str, Any] = {
+            "type": "hello", "mode": self.mode, "generation": self.generation,
             "encounters": [{"id": e.id, "name": e.name} for e in content.encounters.values()],
-            "limit": self.recorder.events.maxlen,
+            "limit": rec.events.maxlen,
             "phases": [[p.name, text] for p, text in PHASE_INPUT.items()],
         }
+        if self.session is not None:
+            out["branches"] = [b.to_json() for b in self.session.branches]
+            out["branch"] = self.session.current.id
+            out["encounter"] = self.session.encounter
+        return out
 
     # ------------------------------------------------------------ what pages ask
     def handle(self, msg: dict[str, Any]) -> dict[str, Any] | None:
         """Answer one message from a page (runs on the server thread)."""
         kind = msg.get("type")
         if kind == "travel":
-            seq = msg.get("seq")
-            if not isinstance(seq, int) or isinstance(seq, bool):
-                return {"type": "error", "error": "travel needs an integer 'seq'"}
-            copy = self.recorder.copy_at(seq)
-            if copy is None:
-                return {"type": "error", "error": f"event {seq} has no recorded state"}
-            return {"type": "state", "live": False, "at": seq, "generation": self.generation,
-                    "state": build(copy, legal=False)}
-        if kind in ("act", "next"):
+            return self._travel(msg)
+        if kind == "save":
+            return self._save(msg)
+        if kind == "replay":
+            if self.session is None:
+                return {"type": "error", "error": "only a played or opened run has a replay"}
+            b = msg.get("branch")
+            if b is not None and (not _is_int(b) or not 0 <= b < len(self.session.branches)):
+                return {"type": "error", "error": "replay needs a 'branch' number or null"}
+            branch = self.session.branches[b] if b is not None else None
+            return {"type": "replay", "data": self.session.replay_data(branch)}
+        if kind in ("act", "next", "fork", "branch"):
             if self.session is None:
                 return {"type": "error", "error": "this monitor only watches: play is disabled"}
             return self._play(kind, msg)
         return {"type": "error", "error": f"unknown message type {kind!r}"}
+
+    def _travel(self, msg: dict[str, Any]) -> dict[str, Any]:
+        rec = self.recorder
+        mid, seq = msg.get("moment"), msg.get("seq")
+        if mid is None and _is_int(seq):
+            mid = rec.moment_of(seq)
+            if mid is None:
+                return {"type": "error", "error": f"event {seq} has no recorded moment"}
+        if not _is_int(mid):
+            return {"type": "error", "error": "travel needs an integer 'moment' (or 'seq')"}
+        view = rec.view_of(mid)
+        if view is None:
+            copy = self.session.state_at(mid) if self.session is not None else rec.copy_of(mid)
+            if copy is None:
+                return {"type": "error", "error": f"moment {mid} has no kept state"}
+            view = self.state_of(rec, mid, copy, live=False)
+        return {"type": "state", "live": False, "moment": mid, "generation": self.generation,
+                "state": view}
+
+    def _save(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """The engine's save (``Game.to_json``) of a moment, to load with ``Game.from_json``."""
+        rec = self.recorder
+        mid = msg.get("moment")
+        if mid is None:
+            mid = rec.version - 1
+        if not _is_int(mid):
+            return {"type": "error", "error": "save needs an integer 'moment' or null"}
+        m = rec.moment(mid)
+        if m is not None and m.kind != "call":
+            return {"type": "error", "error": f"moment {mid} is inside a call: no save of it "
+                    "could be loaded (pick the moment that call ended)"}
+        data = rec.save_of(mid)
+        if data is None and self.session is not None and m is not None:
+            copy = self.session.state_at(mid)
+            data = copy.to_json() if copy is not None else None
+        if data is None:
+            return {"type": "error", "error": f"moment {mid} has no kept state"}
+        return {"type": "save", "moment": mid, "data": data}
 
     def _play(self, kind: str, msg: dict[str, Any]) -> dict[str, Any]:
         session = self.session
@@ -128,38 +231,50 @@ class Hub:
             if not isinstance(text, str) or len(text) > 200:
                 return {"type": "error", "error": "act needs an 'action' text like 'play 0 @e0'"}
             why = session.act(text)
-            self.recorder.mark()
             if why is not None:
                 return {"type": "refused", "action": text, "error": why}
             return {"type": "ok", "action": text}
+        if kind == "fork":
+            mid = msg.get("moment")
+            if not _is_int(mid):
+                return {"type": "error", "error": "fork needs an integer 'moment'"}
+            why = session.fork(mid)
+            if why is not None:
+                return {"type": "refused", "action": "fork", "error": why}
+            self._restart()
+            return {"type": "ok", "action": "fork", "branch": session.current.id}
+        if kind == "branch":
+            bid = msg.get("id")
+            if not _is_int(bid):
+                return {"type": "error", "error": "branch needs an integer 'id'"}
+            why = session.branch(bid)
+            if why is not None:
+                return {"type": "refused", "action": "branch", "error": why}
+            self._restart()
+            return {"type": "ok", "action": "branch", "branch": bid}
         enc = msg.get("encounter")
         if enc is not None and not isinstance(enc, str):
             return {"type": "error", "error": "next needs an 'encounter' id (text) or null"}
-        if session.lost:
-            self.recorder.close()
-            self.generation += 1
-            self.recorder = self._recorder(session.new_run())
-            self._wake_all_reset()
-        why = session.next_battle(enc)
-        self.recorder.mark()
+        why = session.next_battle(enc)  # refused before anything changed (a lost run stays)
         if why is not None:
             return {"type": "refused", "action": "next", "error": why}
+        self._restart()
         return {"type": "ok", "action": "next"}
 
-    def _wake_all_reset(self) -> None:
-        for w in self.wakes:
-            w.set()
+
+def _is_int(v: object) -> TypeGuard[int]:
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _app(hub: Hub, token: str) -> Starlette:
     async def index(request: Request) -> Response:
-        if not secrets.compare_digest(request.query_params.get("token", ""), token):
+        if not _token_ok(request.query_params.get("token", ""), token):
             return PlainTextResponse("403: this monitor needs its token (see the URL it printed)",
                                      status_code=403)
         return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"))
 
     async def ws_endpoint(ws: WebSocket) -> None:
-        if not secrets.compare_digest(ws.query_params.get("token", ""), token):
+        if not _token_ok(ws.query_params.get("token", ""), token):
             await ws.close(code=1008)
             return
         await ws.accept()
@@ -167,13 +282,17 @@ def _app(hub: Hub, token: str) -> Starlette:
         hub.wakes.add(wake)
         pusher = asyncio.create_task(_push(ws, hub, wake))
         try:
-            while True:
+            while not hub.closing:
                 m = await ws.receive()
                 if m["type"] == "websocket.disconnect":
                     break
                 reply = _answer(hub, m.get("text"), m.get("bytes"))
                 await ws.send_text(json.dumps(reply))
                 wake.set()  # a play changed the game: push it now
+                # (a read hands over every message of the chunk it read, and neither receive
+                # nor send waits when there is more: yield, so a page that floods the server
+                # cannot starve the others, new connections or a close)
+                await asyncio.sleep(0)
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # the page went away
         finally:
@@ -185,6 +304,12 @@ def _app(hub: Hub, token: str) -> Starlette:
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ])
+
+
+def _token_ok(given: str, token: str) -> bool:
+    """Whether ``given`` is the token, in constant time; any text (non-ASCII too) is compared
+    as UTF-8 bytes, so a strange token is refused like a wrong one, never an error."""
+    return secrets.compare_digest(given.encode("utf-8", "backslashreplace"), token.encode())
 
 
 def _answer(hub: Hub, text: str | None, data: bytes | None) -> dict[str, Any]:
@@ -207,22 +332,33 @@ def _answer(hub: Hub, text: str | None, data: bytes | None) -> dict[str, Any]:
 
 
 async def _push(ws: WebSocket, hub: Hub, wake: asyncio.Event) -> None:
-    """Send the page its hello, the events so far, then every new event and live state."""
-    sent_events = 0
+    """Send the page its hello, the events and moments so far, then every new event, moment
+    and live state (only what is new: a push costs the same at any history length)."""
+    sent_events = sent_moments = 0
     sent: tuple[int, int] = (-1, -1)
     generation = -1
     try:
         while True:
             if generation != hub.generation:
                 generation = hub.generation
-                sent_events, sent = 0, (-1, -1)
+                sent_events = sent_moments = 0
+                sent = (-1, -1)
                 await ws.send_text(json.dumps(hub.hello()))
-            new = hub.recorder.events_since(sent_events)
+            rec = hub.recorder
+            new = rec.events_since(sent_events)
             if new:
                 sent_events = new[-1].seq + 1
                 await ws.send_text(json.dumps({"type": "events", "generation": generation,
                                                "events": [r.to_json() for r in new]}))
-            if (generation, hub.recorder.version) != sent:
+            moments = rec.moments_since(sent_moments)
+            if moments:
+                sent_moments = moments[-1].id + 1
+                recent, thinned = rec.kept_from()
+                await ws.send_text(json.dumps({"type": "moments", "generation": generation,
+                                               "moments": [m.to_json() for m in moments],
+                                               "recent": recent, "thinned": thinned,
+                                               "thin": THIN}))
+            if (generation, rec.version) != sent:
                 state = hub.live_state()
                 sent = (state["generation"], state["version"])
                 await ws.send_text(json.dumps(state))
@@ -254,8 +390,12 @@ class Monitor:
         self.port: int = sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         self.url = f"http://{shown}:{self.port}/?token={self.token}"
+        # wsproto: it answers a bad handshake (a line over 8 KB, say) with an HTTP error and
+        # closes on an invalid UTF-8 frame (1007) without a traceback, where uvicorn's
+        # websockets-sansio left the first unanswered and logged the second as an ERROR
         config = uvicorn.Config(_app(self.hub, self.token), log_level="warning",
-                                lifespan="off", ws="websockets-sansio", timeout_graceful_shutdown=1)
+                                lifespan="off", ws="wsproto", ws_max_size=WS_MAX_FRAME,
+                                timeout_graceful_shutdown=1)
         self._server = _Server(config)
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]},
                                         name=f"gcs-monitor-{self.port}", daemon=True)
@@ -278,9 +418,10 @@ class Monitor:
 
     def close(self) -> None:
         """Stop the server and detach from the game (the game is left as it was)."""
+        self.hub.closing = True
         self._server.should_exit = True
         self._thread.join(10)
-        self.hub.recorder.close()
+        self.hub.close()
 
     def __enter__(self) -> Monitor:
         return self
@@ -298,7 +439,8 @@ def watch(game: Game, *, host: str = "127.0.0.1", port: int = 0) -> Monitor:
 
 
 def play(session: PlaySession, *, host: str = "127.0.0.1", port: int = 0) -> Monitor:
-    """Serve ``session``'s game with play enabled, then start its first battle."""
+    """Serve ``session``'s game with play enabled, then start its first battle (a read-only
+    recording, already played, is served as it is)."""
     m = Monitor(session.game, host=host, port=port, session=session)
     # the first battle starts on the server thread, which owns the game from now on
     done = threading.Event()
@@ -307,13 +449,14 @@ def play(session: PlaySession, *, host: str = "127.0.0.1", port: int = 0) -> Mon
     def start() -> None:
         try:
             session.begin()
-            m.hub.recorder.mark()
         except BaseException as exc:  # reported on the caller's thread below
             error.append(exc)
         finally:
             done.set()
 
     assert m.hub.loop is not None
+    if session.read_only:
+        return m
     m.hub.loop.call_soon_threadsafe(start)
     done.wait(30)
     if error:

@@ -53,8 +53,10 @@ def event_data(ev: Event) -> dict[str, Any]:
     return {}
 
 
-def card_face(game: Game, inst: CardInstance, *, playable: bool = False) -> dict[str, Any]:
-    """One card instance as the page draws it: cost, name, type, text and where it is."""
+def card_face(game: Game, inst: CardInstance, *, playable: bool = False,
+              why: str | None = None) -> dict[str, Any]:
+    """One card instance as the page draws it: cost, name, type, text, and (in the hand)
+    whether it can be played now, or why not."""
     d = inst.active
     return {
         "uid": inst.uid, "id": inst.card_id, "name": d.name, "type": d.type.value,
@@ -63,7 +65,7 @@ def card_face(game: Game, inst: CardInstance, *, playable: bool = False) -> dict
         "base_cost": "X" if d.x_cost else d.cost,
         "text": game.format_description(inst),
         "target": d.target.value, "keywords": sorted(k.value for k in d.keywords),
-        "playable": playable,
+        "playable": playable, "why": why,
     }
 
 
@@ -120,19 +122,33 @@ def _lock(game: Game) -> dict[str, Any] | None:
     return None
 
 
-def build(game: Game, *, legal: bool = True) -> dict[str, Any]:
-    """The whole page state of ``game`` (call it on a frozen copy or from the game's thread)."""
+def _why(game: Game, inst: CardInstance, open_: bool) -> str:
+    """Why a card in the hand cannot be played now (the engine's own refusal)."""
+    if not open_:
+        return "cards can be played only in your turn, with no effect waiting"
+    target = None
+    if inst.active.target is TargetMode.SINGLE_ENEMY:  # (any living enemy: the reason is the card's)
+        target = next((u for u in game.enemies if u.alive), None)
+    return game.play_refusal(inst, target) or "no legal target"
+
+
+def build(game: Game, *, legal: bool = True, board: Game | None = None) -> dict[str, Any]:
+    """The whole page state of ``game`` (call it on a frozen copy or from the game's thread);
+    ``board``: the final board of the battle that ended last, shown while none is active."""
     s = game._e.s
     phase = game.phase
     choice = game.pending_choice
     lock = _lock(game)
     actions = [str(a) for a in game.legal_actions()] if legal and s.active else []
     playable = {int(a.split()[1]) for a in actions if a.startswith("play ")}
+    open_ = (phase is BattlePhase.PLAYER_PHASE and lock is None and s.rewards is None)
     cards: dict[str, dict[str, Any]] = {}
     piles: dict[str, list[int]] = {}
     if s.active:
         for i, inst in enumerate(game.hand()):
-            cards[str(inst.uid)] = card_face(game, inst, playable=i in playable)
+            ok = i in playable
+            cards[str(inst.uid)] = card_face(game, inst, playable=ok,
+                                             why=None if ok or not legal else _why(game, inst, open_))
         for pile in (game.draw_pile(), game.discard_pile(), game.exhaust_pile()):
             for inst in pile:
                 cards[str(inst.uid)] = card_face(game, inst)
@@ -160,11 +176,13 @@ def build(game: Game, *, legal: bool = True) -> dict[str, Any]:
     else:
         allowed = PHASE_INPUT[phase]
     units = [_unit(game, u) for u in s.units] if s.active else []
+    hp = [s.units[0].hp, s.units[0].max_hp] if s.active and s.units else list(game.run_hp)
     return {
         "active": s.active, "phase": phase.name, "turn": game.turn_number,
         "energy": game.energy, "energy_per_turn": game.rules.energy_per_turn,
-        "gold": game.gold, "run_hp": list(game.run_hp), "result": game.last_result,
-        "encounter": s.encounter if s.active else None,
+        "gold": game.gold, "run_hp": list(game.run_hp), "hp": hp, "result": game.last_result,
+        "battle": s.battles, "encounter": s.encounter if s.active else None,
+        "board": _board(board) if board is not None and not s.active else None,
         "allowed": allowed, "phase_input": PHASE_INPUT[phase],
         "history": [[p.name, t] for p, t in game.phase_history],
         "lock": lock,
@@ -178,6 +196,12 @@ def build(game: Game, *, legal: bool = True) -> dict[str, Any]:
         "targeting": {str(c.uid): c.active.target is TargetMode.SINGLE_ENEMY
                       for c in game.hand()} if s.active else {},
     }
+
+
+def _board(board: Game) -> dict[str, Any]:
+    """The final board of a battle (taken as it ended): units, piles and cards, the last turn."""
+    b = build(board, legal=False)
+    return {k: b[k] for k in ("units", "cards", "piles", "turn", "phase", "encounter", "hp")}
 
 
 def _candidate(game: Game, c: Any) -> dict[str, Any]:

@@ -24,8 +24,19 @@ def _unit(u: Unit, label: str) -> str:
     return line
 
 
-def render(game: Game, history: int = 12) -> str:
-    """The monitor's text: phase snapshot and history, units, every pile, the master deck."""
+def _face(game: Game, i: int, c: CardInstance, playable: bool) -> str:
+    """One hand card as the page's face reads: index, name, cost, type, text (and why not)."""
+    cost = "X" if c.active.x_cost else str(game.get_effective_energy_cost(c))
+    mark = " " if playable else "x"
+    return (f"  {mark} {i}: {c.active.name} [{cost}] {c.active.type.value}: "
+            f"{game.format_description(c)}")
+
+
+def render(game: Game, history: int = 12, *, draw_order: bool = False) -> str:
+    """The monitor's text: phase snapshot and history, units, the hand as cards (cost, text;
+    ``x``: cannot be played now), every pile, this turn's plays and draws, the master deck.
+    The draw pile is listed sorted, its order hidden (a player must not see it), unless
+    ``draw_order``."""
     lines = [f"Phase  {game.phase.name}   turn {game.turn_number}   energy {game.energy}"
              + (f"   waiting: {game.waiting_kind}" if game.is_waiting else "")
              + ("   reward offered" if game.is_waiting_for_reward else "")]
@@ -40,13 +51,17 @@ def render(game: Game, history: int = 12) -> str:
         for i, u in enumerate(game.enemies):
             lines.append(_unit(u, f"e{i}"))
     hand = game.hand()
-    lines.append(f"Hand    ({len(hand):>2}) "
-                 + (", ".join(f"{i}:{_card(c)}" for i, c in enumerate(hand)) or "-"))
-    piles = [("Draw", game.draw_pile()[::-1]), ("Discard", game.discard_pile()),
-             ("Exhaust", game.exhaust_pile())]
+    lines.append(f"Hand    ({len(hand):>2})" + ("" if hand else " -"))
+    if hand:
+        playable = {a.card for a in game.legal_actions() if a.kind == "play"}
+        lines.extend(_face(game, i, c, i in playable) for i, c in enumerate(hand))
+    draw = game.draw_pile()[::-1] if draw_order else sorted(game.draw_pile(),
+                                                            key=lambda c: (c.card_id, c.uid))
+    piles = [("Draw", draw), ("Discard", game.discard_pile()), ("Exhaust", game.exhaust_pile()),
+             ("Played", game.played_this_turn()), ("Drawn", game.drawn_this_turn())]
     for name, cards in piles:
-        lines.append(f"{name:<8}({len(cards):>2}) " + (", ".join(_card(c) for c in cards) or "-")
-                     + ("  (top first)" if name == "Draw" and cards else ""))
+        note = ("  (top first)" if draw_order else "  (order hidden)") if name == "Draw" and cards else ""
+        lines.append(f"{name:<8}({len(cards):>2}) " + (", ".join(_card(c) for c in cards) or "-") + note)
     master = game.pile(PileScope.MASTER)
     lines.append(f"Master  ({len(master):>2}) "
                  + ", ".join(c.card_id + ("+" if c.upgraded else "") for c in master))

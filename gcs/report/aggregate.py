@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,16 +33,26 @@ class GroupStats:
     turns: dict[int, int] = field(default_factory=dict)
     hp_left_won: dict[int, int] = field(default_factory=dict)
     damage_taken: int = 0
+    policies: dict[str, int] = field(default_factory=dict)  # policy -> battles it played
     cards: dict[str, CardStats] = field(default_factory=dict)
+    # the battles worth a look (``NOTABLE``): why -> (sort key, the row's number and summary)
+    notable: dict[str, tuple[tuple[int, int], dict[str, Any]]] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
         """``encounter`` or ``encounter | deck``."""
         return self.encounter if not self.deck else f"{self.encounter} | {self.deck}"
 
-    def add(self, row: Row) -> None:
-        """Count one battle."""
+    def add(self, row: Row, number: int = -1) -> None:
+        """Count one battle (``number``: its row in the results file, from 0)."""
         won = bool(row["won"])
+        for why, wanted, key in NOTABLE:
+            if wanted is None or wanted == won:
+                k = (key(row), number)  # (the first such row wins a tie)
+                if why not in self.notable or k < self.notable[why][0]:
+                    self.notable[why] = (k, {"why": why, "row": number, "battle": row["battle"],
+                                             "won": won, "turns": row["turns"],
+                                             "hp_left": row["hp_left"]})
         self.battles += 1
         self.wins += won
         self.unfinished += bool(row["unfinished"])
@@ -50,6 +60,7 @@ class GroupStats:
         if won:
             self.hp_left_won[row["hp_left"]] = self.hp_left_won.get(row["hp_left"], 0) + 1
         self.damage_taken += row["damage_taken"]
+        self.policies[row["policy"]] = self.policies.get(row["policy"], 0) + 1
         for cid in set(row["plays"]) | set(row["damage"]):
             cs = self.cards.setdefault(cid, CardStats())
             n = row["plays"].get(cid, 0)
@@ -91,7 +102,21 @@ class GroupStats:
                 "turns_histogram": {str(k): v for k, v in sorted(self.turns.items())},
                 "hp_left_won_histogram": {str(k): v for k, v in sorted(self.hp_left_won.items())},
                 "mean_damage_taken": self.damage_taken / max(1, self.battles),
-                "cards": self.card_rows()}
+                "cards": self.card_rows(), "notable": self.notable_rows()}
+
+    def notable_rows(self) -> list[dict[str, Any]]:
+        """The battles worth a look, in ``NOTABLE`` order (each with its row number)."""
+        return [self.notable[why][1] for why, _, _ in NOTABLE if why in self.notable]
+
+
+# The battles of a group the report points to, to open in the monitor: (why, won or lost or
+# either, the key the row with the smallest wins).
+NOTABLE: tuple[tuple[str, bool | None, Callable[[Row], int]], ...] = (
+    ("longest battle", None, lambda r: -int(r["turns"])),
+    ("quickest win", True, lambda r: int(r["turns"])),
+    ("closest win (least HP left)", True, lambda r: int(r["hp_left"])),
+    ("quickest loss", False, lambda r: int(r["turns"])),
+)
 
 
 class Aggregate:
@@ -99,6 +124,7 @@ class Aggregate:
 
     def __init__(self) -> None:
         self.groups: dict[tuple[str, str], GroupStats] = {}
+        self.rows = 0  # rows counted: the next row's number in the file
 
     def add_row(self, row: Row) -> None:
         """Count one results row."""
@@ -106,7 +132,8 @@ class Aggregate:
         g = self.groups.get(key)
         if g is None:
             g = self.groups[key] = GroupStats(*key)
-        g.add(row)
+        g.add(row, self.rows)
+        self.rows += 1
 
     def add_rows(self, rows: Iterable[Row]) -> None:
         """Count several rows (a sweep's sink)."""
@@ -117,3 +144,8 @@ class Aggregate:
     def battles(self) -> int:
         """All battles counted."""
         return sum(g.battles for g in self.groups.values())
+
+    @property
+    def policies(self) -> list[str]:
+        """The policies that played the battles, in the order first seen."""
+        return list(dict.fromkeys(p for g in self.groups.values() for p in g.policies))

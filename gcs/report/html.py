@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import html
 import json
+import shlex
+from pathlib import Path
 from typing import Any
 
 from ..errors import GameError
 from .aggregate import Aggregate, GroupStats
+from .colours import MAX_DISTINCT, distinct
+from .page import policy_line
 
 #: The chart ids of a report, in page order.
 CHARTS = ("chart-winrate", "chart-turns", "chart-hp", "chart-plays", "chart-damage",
@@ -33,13 +37,12 @@ def _plotly() -> Any:
     return go
 
 
-_PALETTE = ("#636efa", "#ef553b", "#00cc96", "#ab63fa", "#ffa15a", "#19d3f3", "#ff6692",
-            "#b6e880", "#ff97ff", "#fecb52")
 HP_BIN = 5
 
 
 def _colour(i: int) -> str:
-    return _PALETTE[i % len(_PALETTE)]
+    """Series ``i``'s colour: plotly's ten, then more, each different (``colours.distinct``)."""
+    return distinct(MAX_DISTINCT)[i % MAX_DISTINCT]
 
 
 def _hist(counts: dict[int, int], width: int = 1) -> tuple[list[float], list[float]]:
@@ -140,9 +143,10 @@ def _table(groups: list[GroupStats]) -> str:
     return "\n".join([*lines, "</table>"])
 
 
-def _card_table(g: GroupStats) -> str:
-    head = ("card", "plays", "plays/battle", "damage/battle", "win rate played",
-            "win rate not played")
+def _card_table(g: GroupStats, played: bool = False) -> str:
+    """Per card: plays and damage per battle; ``played``: the win rates when played and not."""
+    head = ("card", "win rate played", "win rate not played") if played else \
+        ("card", "plays", "plays/battle", "damage/battle")
 
     def rate(v: float | None, ci: tuple[float, float], n: int) -> str:
         return "-" if v is None else f"{v:.1%} [{ci[0]:.1%}, {ci[1]:.1%}] (n={n})"
@@ -150,11 +154,18 @@ def _card_table(g: GroupStats) -> str:
     lines = [f"<h3>{html.escape(g.label)}</h3><table class='cards'><tr>"
              + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
     for r in g.card_rows():
-        cells = (r["card"], r["plays"], f"{r['plays_per_battle']:.2f}", f"{r['damage_per_battle']:.2f}",
-                 rate(r["win_rate_played"], r["ci_played"], r["battles_played"]),
-                 rate(r["win_rate_not_played"], r["ci_not_played"], r["battles_not_played"]))
+        cells = (r["card"], rate(r["win_rate_played"], r["ci_played"], r["battles_played"]),
+                 rate(r["win_rate_not_played"], r["ci_not_played"], r["battles_not_played"])) \
+            if played else (r["card"], r["plays"], f"{r['plays_per_battle']:.2f}",
+                            f"{r['damage_per_battle']:.2f}")
         lines.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
     return "\n".join([*lines, "</table>"])
+
+
+#: The one-line caveat over the "played vs not played" win rates.
+CAVEAT = ("A correlation, not a card's value: which battles a card gets played in skews these "
+          "win rates (a card played in long battles looks worse, and every card sits at 100% on "
+          "an easy fight). For what a card is worth, run gcs compare --add/--remove/--upgrade.")
 
 
 _STYLE = """
@@ -162,24 +173,52 @@ body { font-family: system-ui, sans-serif; margin: 24px; color: #222; }
 table { border-collapse: collapse; margin: 8px 0 24px; font-size: 14px; }
 th, td { border: 1px solid #ddd; padding: 4px 8px; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
+table.notable td:last-child { text-align: left; }
 table.summary td:nth-child(2), table.summary th:nth-child(2) { text-align: left; }
 th { background: #f4f4f4; }
 .chart { min-height: 420px; margin-bottom: 16px; }
+p.run { background: #f6f6fa; padding: 6px 10px; border-left: 4px solid #636efa; }
+p.caveat { color: #8a5a00; }
 """
 
 
-def render(agg: Aggregate, title: str) -> str:
-    """The whole page as one string."""
+def _notable_table(groups: list[GroupStats], rows: Path | None) -> str:
+    """Per group, the battles worth a look, each with the command that opens it in the monitor
+    (the rows file's path as given; without one, how to get it)."""
+    out = ["<h2>Battles to look at</h2>"]
+    if rows is None:
+        out.append("<p>Write the rows with <code>gcs simulate ... --out rows.csv</code> to open "
+                   "these battles: each row's command is then listed here.</p>")
+    head = ("why", "row", "battle", "result", "turns", "HP left", "open it")
+    for g in groups:
+        out.append(f"<h3>{html.escape(g.label)}</h3><table class='notable'><tr>"
+                   + "".join(f"<th>{h}</th>" for h in head) + "</tr>")
+        for r in g.notable_rows():
+            cmd = (f"gcs monitor --from {shlex.quote(str(rows))} --row {r['row']}"
+                   if rows is not None else "")
+            cells = (r["why"], r["row"], r["battle"], "won" if r["won"] else "lost", r["turns"],
+                     r["hp_left"])
+            out.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells)
+                       + f"<td><code>{html.escape(cmd)}</code></td></tr>")
+        out.append("</table>")
+    return "\n".join(out)
+
+
+def render(agg: Aggregate, title: str, rows: Path | None = None) -> str:
+    """The whole page as one string (``rows``: the results file, for the commands to open a
+    battle of it)."""
     if not agg.groups:
         raise ReportError("no battles to report (the results file has no rows)")
     import plotly.offline
 
     groups = list(agg.groups.values())
-    parts = []
+    parts: list[str] = []
+    correlation: list[str] = []
     for cid, _, fig in figures(agg):
         div = fig.to_html(full_html=False, include_plotlyjs=False, div_id=cid, config=_CONFIG,
                           default_height="420px")
-        parts.append(f"<div class='chart' data-chart='{cid}'>{div}</div>")
+        (correlation if cid == CHARTS[5] else parts).append(
+            f"<div class='chart' data-chart='{cid}'>{div}</div>")
     data = json.dumps({"battles": agg.battles, "groups": [g.to_dict() for g in groups]},
                       separators=(",", ":")).replace("</", "<\\/")
     return "\n".join([
@@ -188,12 +227,18 @@ def render(agg: Aggregate, title: str) -> str:
         f"<script>{plotly.offline.get_plotlyjs()}</script>",
         "</head><body>",
         f"<h1>{html.escape(title)}</h1>",
+        *[policy_line(p) for p in agg.policies],
         f"<p>{agg.battles} battles in {len(groups)} group(s) (encounter x deck). Intervals are "
         "95% Wilson score intervals.</p>",
         _table(groups),
         *parts,
         "<h2>Cards</h2>",
         *[_card_table(g) for g in groups],
+        _notable_table(groups, rows),
+        "<h2>Win rate when a card was played vs not played</h2>",
+        f"<p class='caveat'>{html.escape(CAVEAT)}</p>",
+        *correlation,
+        *[_card_table(g, played=True) for g in groups],
         f"<script type='application/json' id='gcs-report-data'>{data}</script>",
         "</body></html>",
     ])

@@ -12,6 +12,7 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -53,15 +54,31 @@ class ProcessPool:
     def map(self, fn: Callable[..., Any], tasks: Iterable[Task]) -> Iterator[Any]:
         pending: deque[Future[Any]] = deque()
         window = 2 * self.workers
-        for t in tasks:
-            pending.append(self.pool.submit(fn, *t))
-            if len(pending) >= window:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
+        try:
+            for t in tasks:
+                pending.append(self.pool.submit(fn, *t))
+                if len(pending) >= window:
+                    yield _result(pending.popleft())
+            while pending:
+                yield _result(pending.popleft())
+        except BrokenProcessPool:
+            raise BackendError("a worker process died while running a chunk of the sweep (it "
+                               "exited or was killed: a policy calling os._exit or sys.exit, "
+                               "or out of memory?); --resume continues from the rows written"
+                               ) from None
 
     def close(self) -> None:
         self.pool.shutdown(cancel_futures=True)
+
+
+def _result(f: Future[Any]) -> Any:
+    """A chunk's result; an error of the worker that is no ``GameError`` is named in one."""
+    try:
+        return f.result()
+    except (GameError, BrokenProcessPool):
+        raise
+    except Exception as exc:  # (say, an exception the worker could not send back pickled)
+        raise BackendError(f"a worker failed: {type(exc).__name__}: {str(exc)[:300]}") from None
 
 
 class RayBackend:

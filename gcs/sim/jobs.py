@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..content.db import Content
+from ..content.limits import MAX_DECK
+from ..errors import BattleError, GameError, PolicyError
 from .policies import make_policy
 from .results import Row
 from .runner import battle_seed, new_game, play_battle, policy_seed
@@ -89,7 +91,8 @@ class Job:
 
 
 @functools.cache
-def _content(pack: str | None) -> Content:
+def pack_of(pack: str | None) -> Content:
+    """The pack of a job, loaded once per process (None: the bundled one)."""
     from ..content.loader import pack_content
 
     return pack_content(pack)
@@ -99,9 +102,20 @@ def play_row(job: Job, index: int, content: Content, job_index: int = 0,
              record: bool = False) -> tuple[Row, list[str]]:
     """Battle ``index`` of ``job`` as a result row (and its actions when ``record``)."""
     seed = battle_seed(job.seed, index)
-    g = new_game(content, seed, job.deck, job.character)
-    r = play_battle(g, job.encounter, make_policy(job.policy, policy_seed(job.seed, index)),
-                    take_rewards=False, record=record)
+    where = (f"battle {index} of {job.encounter!r} (job {job_index}, game seed {seed}, policy "
+             f"{job.policy!r})")
+    # (a worker sends the error back pickled: each is made again from its text, ``from None``)
+    try:
+        policy = make_policy(job.policy, policy_seed(job.seed, index))
+    except ValueError as exc:
+        raise PolicyError(f"{where}: {exc}") from None
+    try:
+        g = new_game(content, seed, job.deck, job.character)
+        r = play_battle(g, job.encounter, policy, take_rewards=False, record=record)
+    except PolicyError as exc:
+        raise PolicyError(f"{where}: {exc}") from None
+    except GameError as exc:
+        raise BattleError(f"{where}: {type(exc).__name__}: {exc}") from None
     row: Row = {
         "job": job_index, "encounter": job.encounter, "deck": format_deck(job.deck),
         "policy": job.policy, "character": job.character or "", "pack": content.pack_id,
@@ -142,7 +156,7 @@ def play_chunk(job: Job, start: int, stop: int, job_index: int = 0,
     The summary is the same as adding every row in order on the driver (``Summary.add`` of
     per-chunk sums, in chunk order, gives the same numbers and the same first-seen key order
     as ``add_row`` of every row), so where the sums are made does not change any output."""
-    c = content if content is not None else _content(job.pack)
+    c = content if content is not None else pack_of(job.pack)
     summary = Summary()
     rows: list[Row] = []
     for i in range(start, stop):
@@ -154,7 +168,8 @@ def play_chunk(job: Job, start: int, stop: int, job_index: int = 0,
 
 
 def parse_deck(text: str | None) -> tuple[str, ...] | None:
-    """``strike*5,defend*4,bash`` -> card ids (``+`` suffix not supported here)."""
+    """``strike*5,defend*4,bash+`` -> card ids, ``id+`` for an upgraded copy (as pack YAML
+    writes ``card+``)."""
     if not text:
         return None
     out: list[str] = []
@@ -165,7 +180,10 @@ def parse_deck(text: str | None) -> tuple[str, ...] | None:
         name, _, count = part.partition("*")
         if count and not count.strip().isdigit():
             raise ValueError(f"bad deck entry {part!r}: the count after '*' is a whole number")
-        out.extend([name.strip()] * (int(count) if count else 1))
+        n = int(count) if count else 1
+        if len(out) + n > MAX_DECK:  # (checked before the list is made: strike*10**9 is refused)
+            raise ValueError(f"bad deck {text[:80]!r}: more than {MAX_DECK} cards")
+        out.extend([name.strip()] * n)
     return tuple(out)
 
 

@@ -127,9 +127,20 @@ def _user_policy(spec: str, seed: int) -> Policy:
     except (ImportError, AttributeError, SyntaxError) as exc:
         raise ValueError(f"cannot load policy {spec!r}: {exc}") from exc
     if inspect.isclass(obj) or (callable(obj) and _arity(obj) <= 1):
-        obj = obj(seed) if _arity(obj) == 1 else obj()
+        try:
+            obj = obj(seed) if _arity(obj) == 1 else obj()
+        except Exception as exc:  # (the user's factory: named, never a traceback)
+            raise ValueError(f"policy {spec!r}: making it raised {type(exc).__name__}: "
+                             f"{str(exc)[:200]}") from None
     if not callable(obj):
         raise ValueError(f"policy {spec!r} is not callable")
+    try:
+        inspect.signature(obj).bind(None, None)
+    except TypeError:
+        raise ValueError(f"policy {spec!r} cannot be called as policy(game, legal_actions): "
+                         f"its signature is {inspect.signature(obj)}") from None
+    except ValueError:
+        pass  # (no signature to read, say a builtin: its first call tells)
     policy: Policy = obj
     return policy
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..agent import legal_actions
+from ..agent import Action, legal_actions
 from ..battle.state import GATE, WAIT
 from ..content.db import Content
+from ..errors import GameError, IllegalActionError, PolicyError
 from ..game import Game
 from ..rng import derive
 from .policies import Policy
@@ -30,9 +31,10 @@ class BattleResult:
 
 def new_game(content: Content, seed: int, deck: Sequence[str] | None = None,
              character: str | None = None, log_events: bool = False) -> Game:
+    """A new run; ``deck`` (card ids, ``id+`` for an upgraded copy) replaces the starting deck."""
     g = Game(content, seed=seed, character=character, log_events=log_events)
     if deck:
-        g.set_master_deck(list(deck))
+        g.set_master_deck([(d[:-1], True) if d.endswith("+") else d for d in deck])
     return g
 
 
@@ -44,7 +46,9 @@ def play_battle(game: Game, encounter: str, policy: Policy, *, record: bool = Fa
     A battle still running after ``max_turns`` turns or ``max_decisions`` decisions is a
     stalemate of the policy and the content (say, block that always covers every attack):
     it stops there and is reported ``unfinished`` (and not won). A runaway loop inside one
-    effect is another matter: the engine's step cap raises ``StepLimitError``."""
+    effect is another matter: the engine's step cap raises ``StepLimitError``. A policy that
+    raises, returns something other than an Action (or its text) or chooses an illegal action
+    raises ``PolicyError`` naming the decision."""
     game.start_battle(encounter)
     s = game._e.s  # the game's state, one object for its whole life: read its fields directly
     if s.pause == WAIT or s.pause == GATE:
@@ -55,6 +59,9 @@ def play_battle(game: Game, encounter: str, policy: Policy, *, record: bool = Fa
     decisions = 0
     unfinished = False
     apply = game.apply  # bound once: a method looked up on the (Python) Game class costs per call
+    # what a policy returns is checked here (``policy_action``): typed ``object``, the compiled
+    # engine does not cast it to Action first (a bare TypeError for a policy returning "end")
+    decide: Callable[[Game, list[Action]], object] = policy
     while True:
         if not take_rewards and s.rewards is not None:  # game.is_waiting_for_reward
             game.skip_reward()
@@ -65,8 +72,18 @@ def play_battle(game: Game, encounter: str, policy: Policy, *, record: bool = Fa
         if decisions >= max_decisions or s.turn > max_turns:  # game.turn_number
             unfinished = True
             break
-        a = policy(game, legal)
-        apply(a)
+        try:
+            a = decide(game, legal)
+        except Exception as exc:  # (the policy's own error: named, with where it happened)
+            raise PolicyError(f"the policy raised {type(exc).__name__}: {_short(exc)} "
+                              f"(decision {decisions}, turn {s.turn})") from exc
+        if type(a) is not Action:
+            a = policy_action(a, decisions, s.turn)
+        try:
+            apply(a)
+        except IllegalActionError as exc:
+            raise PolicyError(f"the policy chose {a}, which is not legal now: {exc} "
+                              f"(decision {decisions}, turn {s.turn})") from None
         decisions += 1
         if record:
             actions.append(str(a))
@@ -81,6 +98,29 @@ def play_battle(game: Game, encounter: str, policy: Policy, *, record: bool = Fa
         damage=stats["damage"], actions=actions,
         damage_taken=max(0, hp_start - (max(0, player.hp) if player is not None else 0)),
     )
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc)
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def policy_action(a: object, decision: int, turn: int) -> Action:
+    """What a policy returned, as an Action: an Action, or its text (``"end"``); else a
+    PolicyError saying what it returned."""
+    if isinstance(a, Action):
+        return a
+    if isinstance(a, str):
+        try:
+            return Action.parse(a)
+        except GameError as exc:
+            raise PolicyError(f"the policy returned {a[:80]!r}: {exc} (decision {decision}, "
+                              f"turn {turn})") from None
+    shown = repr(a)
+    if len(shown) > 80:
+        shown = shown[:77] + "..."
+    raise PolicyError(f"the policy returned {shown} ({type(a).__name__}), not a gcs.Action or "
+                      f"its text (decision {decision}, turn {turn})")
 
 
 def battle_seed(seed: int, index: int) -> int:

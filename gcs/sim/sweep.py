@@ -11,14 +11,29 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from ..content.db import Content
 from .backends import Backend, InProcess, Task
-from .jobs import Chunk, Job, Summary, format_deck, play_chunk
+from .jobs import Chunk, Job, Summary, format_deck, pack_of, play_chunk, play_row
 from .results import ResultsError, Row, RowWriter, open_writer, read_rows, truncate_to_complete
+from .runner import battle_seed
 
 Progress = Callable[[int, int], None]
 RowSink = Callable[[list[Row]], None]
+
+
+class RowOrder(Protocol):
+    """A sweep's fixed row order, as a resume checks it (``Sweep``, a comparison's ``Plan``)."""
+
+    @property
+    def jobs(self) -> tuple[Job, ...]: ...
+
+    def job_of_row(self, n: int) -> int:
+        """The job row ``n`` belongs to (any index past the end: the last job)."""
+        ...
+
+    def check_row(self, n: int, row: Row, where: str, pack_id: str) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -44,32 +59,62 @@ class Sweep:
                 if a < self.battles:
                     yield (job, a, min(self.battles, a + self.chunk), j, content, keep_rows)
 
-    def check_row(self, n: int, row: Row, where: str) -> None:
-        """Raise unless ``row`` is row ``n`` of this sweep (a resume's check)."""
+    def job_of_row(self, n: int) -> int:
+        """The job of row ``n`` (the last one for a row past the end)."""
+        return min(n // self.battles, len(self.jobs) - 1)
+
+    def check_row(self, n: int, row: Row, where: str, pack_id: str) -> None:
+        """Raise unless ``row`` is row ``n`` of this sweep on the pack ``pack_id`` (a resume's
+        check of every column the sweep decides)."""
         if n >= self.total:
             raise ResultsError(f"{where}: more rows ({n + 1}+) than this sweep has ({self.total})")
         j, i = divmod(n, self.battles)
         job = self.jobs[j]
         want = {"job": j, "battle": i, "encounter": job.encounter, "deck": format_deck(job.deck),
-                "policy": job.policy, "character": job.character or "", "sweep_seed": job.seed}
+                "policy": job.policy, "character": job.character or "", "pack": pack_id,
+                "sweep_seed": job.seed, "seed": battle_seed(job.seed, i)}
         diff = [f"{k} {row[k]!r} != {v!r}" for k, v in want.items() if row[k] != v]
         if diff:
             raise ResultsError(f"{where} was written by another sweep, cannot resume it: "
                                + "; ".join(diff))
 
 
-def resume_from(sweep: Sweep, path: str | Path) -> list[Summary]:
+def resume_from(sweep: RowOrder, path: str | Path, content: Content | None = None,
+                each: Callable[[Row], None] | None = None) -> list[Summary]:
     """The summaries of the rows of an interrupted sweep's file, each row checked against
-    ``sweep``. The rows are read one by one and not kept: the writer appends to the file (or,
-    for Parquet, copies it row by row), so a resume needs constant memory too."""
+    ``sweep`` (every column, in its type and range), its last row played again (the pack and
+    the engine still give it), and only then a half-written last line dropped: a file that is
+    not this sweep's is refused unchanged. The rows are read one by one and not kept: the
+    writer appends to the file (or, for Parquet, copies it row by row), so a resume needs
+    constant memory too. ``content``: the pack already loaded (else each job's pack);
+    ``each``: also called with every checked row, in file order."""
     sums = [Summary() for _ in sweep.jobs]
     p = Path(path)
     if not p.exists():
         return sums
-    truncate_to_complete(p)
-    for n, row in enumerate(read_rows(p)):
-        sweep.check_row(n, row, f"{p} row {n}")
+    if p.is_dir():
+        raise ResultsError(f"{p} is a directory, not a results file")
+    last: tuple[int, Row] | None = None
+    for n, row in enumerate(read_rows(p, checked=True)):
+        job = sweep.jobs[sweep.job_of_row(n)]
+        c = content if content is not None else pack_of(job.pack)
+        sweep.check_row(n, row, f"{p} row {n}", c.pack_id)
         sums[row["job"]].add_row(row)
+        if each is not None:
+            each(row)
+        last = (n, row)
+    if last is not None:
+        n, row = last
+        j = row["job"]
+        job = sweep.jobs[j]
+        again = play_row(job, row["battle"], content if content is not None else pack_of(job.pack),
+                         j)[0]
+        diff = [f"{k}: file {row[k]!r}, played again {again[k]!r}" for k in again
+                if row[k] != again[k]]
+        if diff:
+            raise ResultsError(f"{p} row {n} does not play again the same (another pack or "
+                               f"engine version?), cannot resume it: " + "; ".join(diff)[:500])
+    truncate_to_complete(p)
     return sums
 
 
@@ -88,7 +133,7 @@ def run_sweep(sweep: Sweep, backend: Backend | None = None, *, out: str | Path |
     backend = backend if backend is not None else InProcess()
     sums = [Summary() for _ in sweep.jobs]
     if out is not None and resume:
-        sums = resume_from(sweep, out)
+        sums = resume_from(sweep, out, content)
     done = sum(s.battles for s in sums)
     writer: RowWriter | None = open_writer(out, resume=resume) if out is not None else None
     local = content if isinstance(backend, InProcess) else None

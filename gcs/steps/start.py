@@ -74,13 +74,14 @@ def begin_battle(e: Engine, enc: EncounterDef, char: CharacterDef | None, seed: 
     cards = s.cards
     draw = s.draw
     uid = s.next_card
+    token = s.token
     card_of = c.cards
     for card_id, upgraded, cost_delta, origin in entries:  # (a MasterEntry, unpacked)
         try:
             card = card_of[card_id]  # (a subscript: the mapping's own ``get`` is a method call)
         except KeyError:
             card = c.card(card_id)  # raises UnknownCardError
-        inst = CardInstance(uid, card, upgraded, cost_delta, origin, PILE_DRAW)
+        inst = CardInstance(uid, card, upgraded, cost_delta, origin, PILE_DRAW, token)
         cards[uid] = inst
         draw.append(uid)
         uid += 1

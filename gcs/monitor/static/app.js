@@ -1,4 +1,5 @@
-// The Game Card Monitor page: one WebSocket, pushed states, four tabs, time travel, play mode.
+// The Game Card Monitor page: one WebSocket, pushed states, five tabs, time travel over moments,
+// play mode with branches, and read-only recordings.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -8,18 +9,25 @@ const token = new URLSearchParams(location.search).get("token") || "";
 
 const ui = {
   ws: null, mode: "watch", phases: [], encounters: [], generation: -1,
+  branches: [], branch: 0, encounter: null,
   live: null,        // the latest live state message
-  shown: null,       // the state drawn now (live, or a past one)
-  past: null,        // seq of the event looked at, or null when live
-  events: [], types: new Set(),
+  shown: null,       // the state drawn now (live, or a past moment's)
+  past: null,        // the moment looked at, or null when live
+  atSeq: null,       // the event clicked to travel (highlighted), if any
+  events: [], types: new Set(), battles: new Map(),
+  moments: [], kept: { recent: 0, thinned: 0, thin: 1 },
+  rows: [],          // the Events tab's rows: event indexes, or {e: index} for a group header
+  shownEvents: 0, typesDirty: false,
+  rowKey: null,      // (battle, turn) of the last row's group
   selected: null,    // hand index waiting for a target
   picked: new Set(), // Choice candidates picked
   prevLoc: new Map(), // card uid -> pile, as last drawn (moved cards flash)
-  choiceKey: "",
+  choiceKey: "", nextShown: false,
 };
 
 const PILES = [["hand", "Hand"], ["draw", "Draw"], ["discard", "Discard"], ["exhaust", "Exhaust"],
   ["played", "Played this turn"], ["drawn", "Drawn this turn"]];
+const ROW = 22; // px: the height of one row of the Events tab (a virtual list)
 
 // ---------------------------------------------------------------- connection
 function connect() {
@@ -40,34 +48,56 @@ function send(msg) {
 
 function act(action) { ui.selected = null; send({ type: "act", action }); }
 
+function download(name, data) {
+  const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 1) + "\n"], { type: "application/json" }));
+  const a = document.createElement("a");
+  a.href = url; a.download = name; document.body.appendChild(a); a.click(); a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 function receive(msg) {
   switch (msg.type) {
     case "hello":
       ui.mode = msg.mode; ui.phases = msg.phases; ui.encounters = msg.encounters;
+      ui.branches = msg.branches || []; ui.branch = msg.branch || 0; ui.encounter = msg.encounter || null;
       if (msg.generation !== ui.generation) {
-        ui.generation = msg.generation; ui.events = []; ui.types = new Set(); ui.past = null;
+        ui.generation = msg.generation; ui.events = []; ui.types = new Set(); ui.battles = new Map();
+        ui.moments = []; ui.past = null; ui.atSeq = null; ui.selected = null;
+        resetRows(); hideTravel();
       }
-      $("mode").textContent = msg.mode === "play" ? "PLAY" : "WATCH";
+      $("mode").textContent = { play: "PLAY", replay: "REPLAY · read-only", watch: "WATCH" }[msg.mode];
       $("mode").className = "badge " + msg.mode;
       document.body.dataset.mode = msg.mode;
-      fillEncounters();
+      fillEncounters(); fillBranches(); drawTimebar();
       break;
     case "events":
       if (msg.generation !== ui.generation) return;
-      for (const e of msg.events) { ui.events.push(e); ui.types.add(e.type); }
-      renderEvents();
+      addEvents(msg.events);
+      break;
+    case "moments":
+      if (msg.generation !== ui.generation) return;
+      for (const m of msg.moments) ui.moments.push(m);
+      ui.kept = { recent: msg.recent, thinned: msg.thinned, thin: msg.thin };
+      if (ui.moments.length > 20000) ui.moments.splice(0, ui.moments.length - 20000);
+      drawTimebar();
+      renderEvents();  // (rows of the moment that just ended can be travelled to now)
       break;
     case "state":
       if (msg.generation !== ui.generation) return;
       if (msg.live) {
         ui.live = msg;
-        document.body.dataset.version = msg.version;
+        if (msg.branches) { ui.branches = msg.branches; fillBranches(); }
         if (ui.past === null) draw(msg.state);
-      } else if (ui.past === msg.at) {
+        document.body.dataset.version = msg.version;
+      } else if (ui.past === msg.moment) {
         draw(msg.state);
-        document.body.dataset.at = msg.at;
+        document.body.dataset.at = msg.moment;
       }
       break;
+    case "save":
+      download(`gcs-save-moment-${msg.moment}.json`, msg.data); break;
+    case "replay":
+      download(`replay-branch-${ui.branch}.json`, msg.data); break;
     case "refused": case "error":
       toast(msg.error); break;
     case "ok":
@@ -83,28 +113,83 @@ function toast(text) {
   toastTimer = setTimeout(() => { t.hidden = true; }, 4000);
 }
 
-// ---------------------------------------------------------------- time travel
-function travel(seq) {
-  ui.past = seq; ui.selected = null;
-  send({ type: "travel", seq });
-  renderEvents();
-  const e = ui.events.find((x) => x.seq === seq);
-  const wave = e ? ui.events.filter((x) => x.wave === e.wave) : [];
-  const span = wave.length > 1 ? `, events #${wave[0].seq}–#${wave[wave.length - 1].seq}` : "";
-  $("travel-text").textContent =
-    `Looking back at event #${seq}` + (e ? ` (${e.type}, turn ${e.turn})` : "") +
-    `: the battle as the call that published it left it${span} — read-only`;
+// ---------------------------------------------------------------- moments and time travel
+function momentIndex(id) { return ui.moments.length ? id - ui.moments[0].id : -1; }
+function momentById(id) { const i = momentIndex(id); return i >= 0 && i < ui.moments.length ? ui.moments[i] : null; }
+
+// whether a moment's state can be shown: every moment of the recent window; before it, the
+// thinned call moments (watch) or any call moment (play and replay re-play it from its steps)
+function kept(m) {
+  if (!m) return false;
+  if (m.id >= ui.kept.recent) return true;
+  if (ui.mode !== "watch" && m.step >= 0) return true;
+  return m.kind === "call" && m.id >= ui.kept.thinned && m.id % ui.kept.thin === 0;
+}
+
+function travelTo(id, seq) {
+  const m = momentById(id);
+  if (!kept(m)) { toast(`moment ${id}: its state is no longer kept`); return; }
+  const live = ui.moments.length ? ui.moments[ui.moments.length - 1].id : null;
+  if (id === live && seq === undefined) { backToLive(); return; }
+  ui.past = id; ui.atSeq = seq === undefined ? null : seq; ui.selected = null;
+  send({ type: "travel", moment: id });
+  const span = m.last >= m.first ? `, events #${m.first}–#${m.last}` : "";
+  $("travel-text").textContent = `Looking back at moment ${id}: ${m.label} (battle ${m.battle}, turn ${m.turn}${span}) — read-only`;
   $("travel-banner").hidden = false;
   document.body.classList.add("past");
+  renderEvents(true);
+  drawTimebar();
+}
+
+function step(delta) {
+  if (!ui.moments.length) return;
+  const last = ui.moments.length - 1;
+  let i = ui.past === null ? last : momentIndex(ui.past);
+  for (i += delta; i >= 0 && i <= last; i += delta) {
+    if (kept(ui.moments[i])) break;
+  }
+  if (i < 0 || i > last) return;
+  if (i === last) backToLive(); else travelTo(ui.moments[i].id);
+}
+
+function hideTravel() {
+  $("travel-banner").hidden = true;
+  document.body.classList.remove("past");
+  delete document.body.dataset.at;
 }
 
 function backToLive() {
-  ui.past = null;
-  delete document.body.dataset.at;
-  $("travel-banner").hidden = true;
-  document.body.classList.remove("past");
-  renderEvents();
+  ui.past = null; ui.atSeq = null;
+  hideTravel();
+  renderEvents(true);
+  drawTimebar();
   if (ui.live) draw(ui.live.state);
+}
+
+function drawTimebar() {
+  const n = ui.moments.length;
+  const sl = $("t-slider");
+  sl.max = Math.max(0, n - 1);
+  const i = ui.past === null ? n - 1 : momentIndex(ui.past);
+  sl.value = Math.max(0, i);
+  const m = ui.moments[i];
+  $("t-label").textContent = m ? `moment ${m.id} · ${m.label} · battle ${m.battle}, turn ${m.turn}`
+    + (ui.past === null ? " (live)" : "") : "";
+  $("t-prev").disabled = n < 2 || i <= 0;
+  $("t-next").disabled = ui.past === null;
+  $("t-live").disabled = ui.past === null;
+  $("t-first").disabled = n < 2 || i <= 0;
+  const fork = ui.mode === "play" && ui.past !== null && m && m.step >= 0;
+  $("t-fork").disabled = !fork;
+  $("t-fork").title = !m || ui.past === null ? "travel to a past moment first"
+    : m.step < 0 ? "a moment inside a call: play on from the moment the call ended"
+      : "play on from this moment, in a new branch";
+}
+
+function fillBranches() {
+  $("branch").innerHTML = ui.branches.map((b) =>
+    `<option value="${b.id}">${esc(b.name)} · ${b.steps} steps${b.result === null ? "" : b.result ? " · won" : " · lost"}</option>`).join("");
+  $("branch").value = String(ui.branch);
 }
 
 // ---------------------------------------------------------------- drawing
@@ -144,14 +229,16 @@ function unitHtml(u, opts) {
 
 function cardHtml(c, extra) {
   extra = extra || {};
+  const unplayable = extra.hand && !c.playable && !!c.why;  // (a past moment says nothing)
   const cls = ["card", c.type, c.upgraded ? "upgraded" : "", c.playable ? "playable" : "",
-    extra.cls || ""].join(" ");
+    unplayable ? "unplayable" : "", extra.cls || ""].join(" ");
   let costCls = "";
   if (typeof c.cost === "number" && typeof c.base_cost === "number") {
     costCls = c.cost < c.base_cost ? "cheaper" : c.cost > c.base_cost ? "dearer" : "";
   }
-  const kws = c.keywords.length ? `<div class="muted">${c.keywords.map(esc).join(" · ")}</div>` : "";
-  return `<div class="${cls}" ${extra.attrs || ""} data-uid="${c.uid ?? ""}" data-card="${esc(c.id)}">
+  const kws = c.keywords.length ? `<div class="ckw">${c.keywords.map(esc).join(" · ")}</div>` : "";
+  const title = unplayable && c.why ? ` title="cannot play: ${esc(c.why)}"` : "";
+  return `<div class="${cls}" ${extra.attrs || ""} data-uid="${c.uid ?? ""}" data-card="${esc(c.id)}"${title}>
     <div class="cost ${costCls}">${esc(c.cost)}</div>
     ${extra.top ? '<span class="top">TOP</span>' : ""}
     <div class="cname">${esc(c.name)}</div>
@@ -160,15 +247,23 @@ function cardHtml(c, extra) {
     <div class="cid">${c.uid === null || c.uid === undefined || c.uid < 0 ? "" : "#" + c.uid}</div></div>`;
 }
 
+// What the table shows: the battle, or (none active) the final board of the one that ended.
+function view(s) {
+  if (s.active || !s.board) return s;
+  return Object.assign({}, s, { units: s.board.units, cards: s.board.cards, piles: s.board.piles,
+    turn: s.board.turn, boardPhase: s.board.phase, encounter: s.board.encounter, final: true });
+}
+
 function draw(s) {
   const prev = ui.shown;
   ui.shown = s;
+  const v = view(s);
   const live = ui.past === null;
   const play = ui.mode === "play" && live;
   $("phase-now").textContent = s.phase;
-  $("turn").textContent = s.turn;
+  $("turn").textContent = v.turn;
   $("energy").textContent = s.active ? `${s.energy}/${s.energy_per_turn}` : "-";
-  $("run-hp").textContent = `${s.run_hp[0]}/${s.run_hp[1]}`;
+  $("hp").textContent = `${s.hp[0]}/${s.hp[1]}`;
   $("gold").textContent = s.gold;
 
   // banners: which pause holds the wave and why input is locked; the result
@@ -180,18 +275,20 @@ function draw(s) {
     rb.textContent = "Battle won: rewards are offered (only rewards can be input now).";
   } else if (!s.active && s.result !== null) {
     rb.hidden = false; rb.className = "banner result" + (s.result ? "" : " lost");
-    rb.textContent = s.result ? `Battle won in ${s.turn} turns.` : `Battle lost on turn ${s.turn}.`;
+    rb.textContent = (s.result ? `Battle won in ${v.turn} turns.` : `Battle lost on turn ${v.turn}.`)
+      + (v.final ? " The final board is shown." : "");
   } else rb.hidden = true;
 
   // the table: units (targets), hand, choice, rewards, next battle
   const sel = ui.selected;
-  const selCard = sel !== null ? s.cards[s.piles.hand[sel]] : null;
+  const selCard = sel !== null && s.active ? s.cards[s.piles.hand[sel]] : null;
   const targeting = play && selCard && selCard.target === "single_enemy";
-  $("units-row").innerHTML = s.units.map((u) => unitHtml(u, { targetable: targeting })).join("")
+  $("table").classList.toggle("final", !!v.final);
+  $("units-row").innerHTML = v.units.map((u) => unitHtml(u, { targetable: targeting })).join("")
     || '<span class="muted">no battle</span>';
   $("target-hint").hidden = !targeting;
-  $("hand").innerHTML = s.piles.hand.map((uid, i) =>
-    cardHtml(s.cards[uid], { attrs: `data-index="${i}"`, cls: i === sel ? "selected" : "" })).join("")
+  $("hand").innerHTML = v.piles.hand.map((uid, i) =>
+    cardHtml(v.cards[uid], { hand: s.active, attrs: `data-index="${i}"`, cls: i === sel ? "selected" : "" })).join("")
     || '<span class="muted">hand is empty</span>';
   // the seed's UI checks: while a Choice, Wait or Gate holds the wave (or outside PlayerPhase)
   // the hand and End Turn are masked
@@ -222,24 +319,31 @@ function draw(s) {
 
   $("rewards").hidden = !s.rewards;
   if (s.rewards) {
-    $("reward-list").innerHTML = s.rewards.map((r) => `<div class="reward" data-reward="${r.index}">
-      ${r.card ? cardHtml(r.card) : ""}<button class="take" data-reward="${r.index}" ${play ? "" : "disabled"}>${esc(r.label)}</button></div>`).join("");
+    $("reward-list").innerHTML = s.rewards.map((r) => `<div class="reward${play ? " takeable" : ""}" data-reward="${r.index}">
+      ${r.card ? cardHtml(r.card, { attrs: `data-reward="${r.index}"` }) : ""}<button class="take" data-reward="${r.index}" ${play ? "" : "disabled"}>${esc(r.label)}</button></div>`).join("");
     $("reward-skip").disabled = !play;
   }
-  $("next").hidden = !(ui.mode === "play" && !s.active && s.result !== null);
+  const next = ui.mode === "play" && !s.active && s.result !== null;
+  $("next").hidden = !next;
+  if (next && !ui.nextShown) {  // the encounter just played, unless the player picks another
+    const enc = v.encounter || ui.encounter;
+    if (enc && ui.encounters.some((e) => e.id === enc)) $("next-encounter").value = enc;
+  }
+  ui.nextShown = next;
   $("next-title").textContent = s.result ? "Battle won: on to the next battle" : "Battle lost: start a new run";
   $("next-battle").disabled = !play;
 
   drawTabs(s);
-  flashMoved(s, prev);
+  flashMoved(v, prev);
 }
 
 // only the open tab is drawn (the others when they open): less work per pushed state
 function drawTabs(s) {
   const on = (name) => $("tab-" + name).classList.contains("on");
   if (on("phase")) drawPhase(s);
-  if (on("pile")) drawPiles(s);
-  if (on("units")) drawUnits(s);
+  if (on("pile")) drawPiles(view(s));
+  if (on("units")) drawUnits(view(s));
+  if (on("state")) drawState(s);
 }
 
 function drawPhase(s) {
@@ -261,7 +365,7 @@ function drawPhase(s) {
 
 function drawPiles(s) {
   const order = $("draw-order").checked;
-  let html = "";
+  let html = s.final ? '<p class="muted">The battle is over: its piles as it ended.</p>' : "";
   for (const [key, title] of PILES) {
     let uids = s.piles[key] || [];
     let note = "";
@@ -295,6 +399,17 @@ function drawUnits(s) {
   }).join("") || '<span class="muted">no battle</span>';
 }
 
+function drawState(s) {
+  const live = ui.past === null;
+  const play = ui.mode === "play" && live;
+  $("legal-note").textContent = !live ? "(live only: this is a past moment)"
+    : play ? "(click one to apply it)" : `(${s.legal.length} now)`;
+  $("legal").innerHTML = s.legal.map((a) =>
+    `<button type="button" class="legal-action" data-action="${esc(a)}" ${play ? "" : "disabled"}>${esc(a)}</button>`).join("")
+    || '<span class="muted">none</span>';
+  $("raw").textContent = JSON.stringify(s, null, 1);
+}
+
 function flashMoved(s, prev) {
   const loc = new Map();
   for (const [key] of PILES) {
@@ -312,28 +427,86 @@ function flashMoved(s, prev) {
   ui.prevLoc = loc;
 }
 
-function renderEvents() {
+// ---------------------------------------------------------------- the Events tab: a virtual list
+// Rows are kept as indexes into ui.events (and group headers); a push appends only the new
+// events, and only the rows in view are in the DOM, so a push costs the same at any length.
+function matches(e) {
+  const type = $("event-type").value;
+  if (type && e.type !== type) return false;
+  const q = $("event-search").value.trim().toLowerCase();
+  if (!q) return true;
+  if (e._text === undefined) e._text = (e.type + " " + JSON.stringify(e.data)).toLowerCase();
+  return e._text.includes(q);
+}
+
+function groupTitle(e) {  // (at render time: a battle's encounter is known from its BattleStarted)
+  const enc = ui.battles.get(e.battle);
+  const turn = e.turn ? `turn ${e.turn}` : "setup";
+  return e.battle ? `Battle ${e.battle}${enc ? " · " + enc : ""} · ${turn}` : "Before any battle";
+}
+
+function pushRow(i) {
+  const e = ui.events[i];
+  const key = e.battle + ":" + e.turn;
+  if (key !== ui.rowKey) { ui.rows.push({ e: i }); ui.rowKey = key; }
+  ui.rows.push(i);
+  ui.shownEvents += 1;
+}
+
+function resetRows() {
+  ui.rows = []; ui.rowKey = null; ui.shownEvents = 0;
+  ui.events.forEach((e, i) => { if (matches(e)) pushRow(i); });
+}
+
+function addEvents(list) {
+  const box = $("events");
+  const follow = box.scrollTop + box.clientHeight >= box.scrollHeight - ROW;
+  let dropped = 0;
+  for (const e of list) {
+    ui.events.push(e);
+    if (!ui.types.has(e.type)) { ui.types.add(e.type); ui.typesDirty = true; }
+    if (e.type === "BattleStarted") ui.battles.set(e.battle, e.data.encounter);
+    if (matches(e)) pushRow(ui.events.length - 1);
+  }
+  const limit = 20000;
+  if (ui.events.length > limit) {  // the server's ring: keep the page's as long
+    dropped = ui.events.length - limit;
+    ui.events.splice(0, dropped);
+    resetRows();
+  }
+  renderEvents(follow);
+}
+
+function renderEvents(follow) {
   if (!$("tab-events").classList.contains("on")) return; // drawn when its tab opens
   const sel = $("event-type");
-  const cur = sel.value;
-  const types = [...ui.types].sort();
-  if (sel.options.length !== types.length + 1) {
-    sel.innerHTML = '<option value="">all</option>' + types.map((t) => `<option>${esc(t)}</option>`).join("");
-    sel.value = cur;
+  if (ui.typesDirty) {
+    const cur = sel.value;
+    sel.innerHTML = '<option value="">all</option>' + [...ui.types].sort().map((t) => `<option>${esc(t)}</option>`).join("");
+    sel.value = cur; ui.typesDirty = false;
   }
-  const shown = ui.events.filter((e) => !sel.value || e.type === sel.value);
-  const tail = shown.slice(-2000);
-  const at = ui.past === null ? null : ui.events.find((x) => x.seq === ui.past);
-  const pastWave = at ? at.wave : null;
-  $("event-count").textContent = `${shown.length} events` + (tail.length < shown.length ? " (last 2000 shown)" : "");
-  $("events").innerHTML = tail.map((e) => {
+  const box = $("events");
+  const n = ui.rows.length;
+  $("events-spacer").style.height = `${n * ROW}px`;
+  $("event-count").textContent = `${ui.shownEvents} of ${ui.events.length} events`;
+  if (follow === true && ui.past === null) box.scrollTop = box.scrollHeight;
+  const first = Math.max(0, Math.floor(box.scrollTop / ROW) - 8);
+  const last = Math.min(n, Math.ceil((box.scrollTop + box.clientHeight) / ROW) + 8);
+  let html = "";
+  for (let r = first; r < last; r++) {
+    const row = ui.rows[r];
+    const top = `style="top:${r * ROW}px"`;
+    if (typeof row !== "number") { html += `<div class="event-group" ${top}>${esc(groupTitle(ui.events[row.e]))}</div>`; continue; }
+    const e = ui.events[row];
+    const m = momentById(e.m);
+    const ok = e.m >= 0 && kept(m);
     const data = Object.entries(e.data).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" ");
-    const kept = e.travel && (!ui.live || e.wave >= ui.live.oldest_wave);
-    const cls = "event-row" + (kept ? "" : " norec") + (ui.past === e.seq ? " at" : "")
-      + (pastWave !== null && e.wave === pastWave && ui.past !== e.seq ? " wave" : "");
-    return `<div class="${cls}" data-seq="${e.seq}" data-type="${esc(e.type)}" title="${kept ? "see the battle as the call that published this event left it" : "no recorded state (before the monitor was attached, or too old)"}">
-      <span>#${e.seq}</span><span>t${e.turn}</span><span class="et">${esc(e.type)}</span><span>${esc(data)}</span></div>`;
-  }).join("");
+    const cls = "event-row" + (ok ? "" : " norec") + (ui.atSeq === e.seq ? " at" : "")
+      + (ui.past !== null && e.m === ui.past && ui.atSeq !== e.seq ? " wave" : "");
+    html += `<div class="${cls}" ${top} data-seq="${e.seq}" data-m="${e.m}" data-type="${esc(e.type)}" title="${esc(data)}">
+      <span>#${e.seq}</span><span>t${e.turn}</span><span class="et">${esc(e.type)}</span><span class="ed">${esc(data)}</span></div>`;
+  }
+  $("events-rows").innerHTML = html;
 }
 
 function fillEncounters() {
@@ -343,25 +516,36 @@ function fillEncounters() {
 
 // ---------------------------------------------------------------- input
 document.addEventListener("click", (ev) => {
-  const t = ev.target.closest("[data-tab], [data-index], [data-cand], [data-reward], .event-row, button, .unit");
+  const t = ev.target.closest("[data-tab], [data-index], [data-cand], [data-reward], [data-action], .event-row, button, .unit");
   if (!t) return;
   if (t.dataset.tab) {
     document.querySelectorAll("#tabs button").forEach((b) => b.classList.toggle("on", b === t));
     document.querySelectorAll(".tab").forEach((x) => x.classList.toggle("on", x.id === "tab-" + t.dataset.tab));
-    renderEvents();
+    if (t.dataset.tab === "events") renderEvents(ui.past === null);
     if (ui.shown) drawTabs(ui.shown);
     return;
   }
   if (t.classList.contains("event-row")) {
-    if (!t.classList.contains("norec")) travel(Number(t.dataset.seq));
+    if (!t.classList.contains("norec")) travelTo(Number(t.dataset.m), Number(t.dataset.seq));
     return;
   }
-  if (t.id === "back-live") { backToLive(); return; }
+  switch (t.id) {
+    case "back-live": case "t-live": backToLive(); return;
+    case "t-prev": step(-1); return;
+    case "t-next": step(1); return;
+    case "t-first": { const m = ui.moments.find(kept); if (m) travelTo(m.id); return; }
+    case "t-fork": if (ui.past !== null) send({ type: "fork", moment: ui.past }); return;
+    case "save-replay": send({ type: "replay", branch: null }); return;
+    case "dl-view": if (ui.shown) download(ui.past === null ? "gcs-view-live.json" : `gcs-view-moment-${ui.past}.json`, ui.shown); return;
+    case "dl-save": send({ type: "save", moment: ui.past }); return;
+  }
   const s = ui.shown;
   if (ui.mode !== "play" || ui.past !== null || !s) return;
-  if (t.closest("#hand") && t.dataset.index !== undefined) {
+  if (t.dataset.action !== undefined) { act(t.dataset.action); return; }
+  if (t.closest("#hand") && t.dataset.index !== undefined && s.active) {
     const i = Number(t.dataset.index);
     const c = s.cards[s.piles.hand[i]];
+    if (!c.playable) return; // greyed: the tooltip says why
     if (c.target === "single_enemy") { ui.selected = ui.selected === i ? null : i; draw(s); }
     else act(`play ${i}`);
     return;
@@ -382,16 +566,38 @@ document.addEventListener("click", (ev) => {
     act(picks.length ? `choose ${picks.join(",")}` : "choose -");
     return;
   }
-  if (t.classList.contains("take")) { act(`reward ${t.dataset.reward}`); return; }
+  if (t.dataset.reward !== undefined && s.rewards) { act(`reward ${t.dataset.reward}`); return; }
   if (t.id === "reward-skip") { act("skip"); return; }
   if (t.id === "end-turn") { act("end"); return; }
   if (t.id === "next-battle") { send({ type: "next", encounter: $("next-encounter").value || null }); }
 });
 
-$("event-type").addEventListener("change", renderEvents);
-$("draw-order").addEventListener("change", () => { if (ui.shown) drawPiles(ui.shown); });
+$("event-type").addEventListener("change", () => { resetRows(); renderEvents(); });
+$("event-search").addEventListener("input", () => { resetRows(); $("events").scrollTop = 0; renderEvents(); });
+let scrollQueued = false;
+$("events").addEventListener("scroll", () => {
+  if (scrollQueued) return;
+  scrollQueued = true;
+  requestAnimationFrame(() => { scrollQueued = false; renderEvents(); });
+});
+$("draw-order").addEventListener("change", () => { if (ui.shown) drawPiles(view(ui.shown)); });
+$("t-slider").addEventListener("input", () => {
+  const m = ui.moments[Number($("t-slider").value)];
+  if (!m) return;
+  if (m === ui.moments[ui.moments.length - 1]) backToLive(); else if (kept(m)) travelTo(m.id);
+});
+$("branch").addEventListener("change", () => send({ type: "branch", id: Number($("branch").value) }));
 document.addEventListener("keydown", (ev) => {
-  if (ev.key === "Escape" && ui.selected !== null) { ui.selected = null; draw(ui.shown); }
+  if (ev.key === "Escape" && ui.selected !== null) { ui.selected = null; draw(ui.shown); return; }
+  const tag = (ev.target.tagName || "").toLowerCase();
+  if (tag === "input" || tag === "select" || tag === "textarea") return; // (the slider steps itself)
+  if (ev.key === "ArrowLeft") { ev.preventDefault(); step(-1); }
+  if (ev.key === "ArrowRight") { ev.preventDefault(); step(1); }
 });
 
+(() => {  // the Events tab's rows live in one absolutely positioned layer
+  const rows = document.createElement("div");
+  rows.id = "events-rows";
+  $("events").appendChild(rows);
+})();
 connect();

@@ -1,0 +1,84 @@
+"""Instructions per battle, counted by valgrind's callgrind: a speed comparison that a busy
+machine does not disturb (wall-clock rates on a loaded 2-core machine vary by 2x between runs).
+
+    python benchmarks/bench_instructions.py [--battles 300]
+
+Each workload runs N seeded Jaw Worm battles (random policy) in a fresh interpreter under
+callgrind, once with N battles and once with none; the difference over N is printed, so the
+interpreter's start-up and the imports cancel out:
+
+    start   a Game and its start_battle (the per-battle set-up)
+    apply   start + every decision through game.legal_actions() and game.apply()
+    play    the simulator's loop (gcs.sim.runner.play_battle), as gcs simulate plays a battle
+
+Run it with the interpreter of the engine to measure (``.venv/compiled/bin/python -P`` for the
+compiled wheel); compare two trees by running each one's copy of this script. PYTHONHASHSEED
+is fixed, so the counts repeat exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+MODES = ("start", "apply", "play")
+
+
+def workload(mode: str, n: int) -> None:
+    """``n`` battles of ``mode`` in this process (the callgrind child)."""
+    from gcs import Game, builtin_content
+    from gcs.sim.policies import RandomPolicy
+    from gcs.sim.runner import battle_seed, play_battle, policy_seed
+
+    content = builtin_content()
+    for i in range(n):
+        g = Game(content, seed=battle_seed(1, i), log_events=False)
+        pol = RandomPolicy(policy_seed(1, i))
+        if mode == "play":
+            play_battle(g, "jaw_worm", pol, take_rewards=False)
+            continue
+        g.start_battle("jaw_worm")
+        while mode == "apply" and g.is_battle_active and not g.is_waiting_for_reward:
+            g.apply(pol(g, g.legal_actions()))
+
+
+def count(mode: str, n: int) -> int:
+    """Instructions of one child run (callgrind's total)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "cg.out")
+        env = dict(os.environ, PYTHONHASHSEED="0")
+        r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                            sys.executable, *(["-P"] if sys.flags.safe_path else []),
+                            os.path.abspath(__file__), "--child", mode, str(n)],
+                           capture_output=True, text=True, env=env, check=True)
+    m = re.search(r"Collected : (\d+)", r.stderr)
+    if m is None:
+        raise SystemExit(f"no callgrind total in:\n{r.stderr[-2000:]}")
+    return int(m.group(1))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--battles", type=int, default=300)
+    ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    if a.child:
+        workload(a.child[0], int(a.child[1]))
+        return
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
+    import gcs
+
+    print(f"engine        {gcs.engine_kind()} ({os.path.dirname(gcs.__file__)})")
+    for mode in MODES:
+        per = (count(mode, a.battles) - count(mode, 0)) / a.battles
+        print(f"{mode:<13} {per:,.0f} instructions per battle ({a.battles} battles)")
+
+
+if __name__ == "__main__":
+    main()
