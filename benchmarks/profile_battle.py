@@ -82,7 +82,7 @@ def timed_phases(n: int, seed: int, log_events: bool) -> tuple[dict[str, float],
 
 
 def module_of(filename: str) -> str:
-    """``gcs/battle/phases.py`` for a gcs file; ``(built-in)`` (C code: builtins, and on the
+    """``gcs/steps/runner.py`` for a gcs file; ``(built-in)`` (C code: builtins, and on the
     compiled engine the compiled modules) or ``(not gcs) name.py`` else."""
     if filename == "~":
         return "(built-in)"

@@ -150,11 +150,9 @@ class Content:
         # ... and each plain table as its draws (see ``PlainTable``)
         self.plain_tables: dict[str, PlainTable] = {
             eid: _plain_table(self.enemies[eid].ai.weighted) for eid in self.plain_weight_totals}
-        # ids of the control statuses (skip the holder's turn) and of those that keep its block
+        # ids of the control statuses (skip the holder's turn)
         self.skip_statuses: frozenset[str] = frozenset(
             st.id for st in self.statuses.values() if st.skip_turn)
-        self.block_keeping_statuses: frozenset[str] = frozenset(
-            st.id for st in self.statuses.values() if st.keeps_block)
         # decay moment -> ids of the statuses that decay then (decay not NONE)
         by_moment: dict[str, set[str]] = {}
         for st in self.statuses.values():
@@ -178,16 +176,6 @@ class Content:
         self.play_statuses: frozenset[str] = frozenset(by_entry.get("on_play", ()))
         self.hit_statuses: frozenset[str] = frozenset(
             by_entry.get("on_attacked", set()) | by_entry.get("on_damage_taken", set()))
-        # ... and the sets the turn steps read (each step tests its set before a call)
-        self.turn_start_statuses: frozenset[str] = frozenset(by_entry.get("on_turn_start", ()))
-        self.turn_end_statuses: frozenset[str] = frozenset(by_entry.get("on_turn_end", ()))
-        self.discard_phase_statuses: frozenset[str] = frozenset(
-            by_entry.get("on_discard_phase", ()))
-        self.draw_phase_statuses: frozenset[str] = frozenset(by_entry.get("on_draw_phase", ()))
-        self.discard_statuses: frozenset[str] = frozenset(by_entry.get("on_discard", ()))
-        self.drawn_statuses: frozenset[str] = frozenset(by_entry.get("on_drawn", ()))
-        self.turn_end_decaying: frozenset[str] = frozenset(by_moment.get("turn_end", ()))
-        self.round_end_decaying: frozenset[str] = frozenset(by_moment.get("round_end", ()))
         self._pools: dict[str, tuple[RewardTable, dict[str, tuple[GameCard, ...]]]] = {}
         self._draws: dict[str, tuple[RewardTable, RewardDraw]] = {}
         # Every graph gets a program key; every node a (key, index) reference for saves.
