@@ -4,7 +4,9 @@
     .venv/bin/python benchmarks/rl_baselines.py --ppo-steps 50000    # + MaskablePPO
 
 Policies: ``random`` (uniform over the legal indices), ``greedy`` (gcs.sim.policies.GreedyPolicy
-through decode/encode: it takes the first offered reward) and, when sb3-contrib (and torch)
+through decode/encode: it takes the first offered reward), ``heuristic`` and ``search`` (the
+built-in agents of gcs.agents, ``--search-iters`` iterations a decision; ``--agents`` picks
+which of the four run) and, when sb3-contrib (and torch)
 are installed, ``MaskablePPO`` (``MultiInputPolicy`` on the Dict observation, 4 envs, default
 hyper-parameters, one torch thread) trained for ``--ppo-steps`` steps, then played deterministically with its
 mask. Each policy plays the same ``--episodes`` evaluation episodes (seeds ``seed + i``).
@@ -23,6 +25,7 @@ import gymnasium
 import numpy as np
 
 import gcs.env
+from gcs.agents import HeuristicAgent, SearchAgent
 from gcs.env.gym import GcsEnv
 from gcs.sim.policies import GreedyPolicy
 
@@ -40,12 +43,21 @@ def random_chooser(seed: int) -> Chooser:
 
 
 def greedy_chooser() -> Chooser:
-    policy = GreedyPolicy()
+    return agent_chooser(lambda episode: GreedyPolicy())
+
+
+def agent_chooser(make: Callable[[int], Any]) -> Chooser:
+    """A gcs agent through decode/encode, made afresh (seeded) for every episode."""
+    state: dict[str, Any] = {"game": None, "agent": None, "episodes": 0}
 
     def choose(env: GcsEnv, obs: Any) -> int:
         g = env.game
         assert g is not None
-        return env.encode(policy(g, env.legal_actions()))
+        if state["game"] is not g:  # a new episode (reset makes a new Game)
+            state["game"] = g
+            state["agent"] = make(state["episodes"])
+            state["episodes"] += 1
+        return env.encode(state["agent"](g, env.legal_actions()))
 
     return choose
 
@@ -97,14 +109,22 @@ def main() -> None:
     ap.add_argument("--run-episodes", type=int, default=50, help="evaluation episodes (runs)")
     ap.add_argument("--ppo-steps", type=int, default=0, help="MaskablePPO training steps (0: off)")
     ap.add_argument("--seed", type=int, default=1000)
+    ap.add_argument("--agents", default="random,greedy,heuristic,search",
+                    help="the baselines to evaluate, comma-separated")
+    ap.add_argument("--search-iters", type=int, default=200)
     args = ap.parse_args()
+    agents = set(args.agents.split(","))
     print("| task | policy | budget | win rate | battles won | return |")
     print("| --- | --- | --- | --- | --- | --- |")
     for task in args.tasks.split(","):
         is_run = bool(gymnasium.spec(task).kwargs.get("run"))
         n = args.run_episodes if is_run else args.episodes
         rows: list[tuple[str, str, Chooser | None]] = [
-            ("random", "-", random_chooser(args.seed)), ("greedy", "-", greedy_chooser())]
+            ("random", "-", random_chooser(args.seed)), ("greedy", "-", greedy_chooser()),
+            ("heuristic", "-", agent_chooser(lambda i: HeuristicAgent(args.seed + i))),
+            ("search", f"{args.search_iters} iterations a decision", agent_chooser(
+                lambda i: SearchAgent(args.seed + i, iters=args.search_iters)))]
+        rows = [r for r in rows if r[0] in agents]
         if args.ppo_steps:
             t0 = time.perf_counter()
             ppo = ppo_chooser(task, args.ppo_steps, args.seed)

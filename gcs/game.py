@@ -11,26 +11,14 @@ from . import checks
 from . import engine as _engine
 from .battle import cards as C
 from .battle import run as R
+from .battle.hidden import redraw
 from .battle.hooks import effective_cost
 from .battle.refusals import battle_error, battle_instance, call_error, idle_error, play_guard
-from .battle.state import (
-    CHOICE,
-    NO_PAUSE,
-    CardInstance,
-    MasterEntry,
-    Reward,
-    State,
-    Unit,
-)
+from .battle.state import CHOICE, NO_PAUSE, CardInstance, MasterEntry, Reward, State, Unit
 from .content.db import Content
 from .content.defs import EncounterDef, GameCard
 from .enums import BattlePhase, DrawPilePosition, Pile, PileScope, TargetMode
-from .errors import (
-    BusyError,
-    GameError,
-    RewardError,
-    RunOverError,
-)
+from .errors import BusyError, GameError, RewardError
 from .events import Event
 from .guard import guard_class, unreadable
 from .lazylog import defer, materialize, restart
@@ -38,7 +26,6 @@ from .rng import derive
 from .rules import BattleRules
 from .steps import waves
 from .steps.play import play_from_hand
-from .steps.start import begin_battle
 
 E = TypeVar("E", bound=Event)
 DEFAULT_RULES = BattleRules()  # frozen: one instance serves every game built without rules
@@ -282,20 +269,7 @@ class Game:
                else self.content.encounter(encounter))
         for eid in enc.enemy_ids():
             self.content.enemy(eid)
-        s = e.s
-        if s.rewards is not None:  # (its BattleEnded is still to come: the reward decides it)
-            raise RewardError("start_battle: the last battle is won and its reward is offered: "
-                              "take it (apply_reward) or skip it (skip_reward) first; that "
-                              "publishes its BattleEnded")
-        if s.result is False and not s.active:
-            raise RunOverError("start_battle: the run is over: its last battle was lost (run HP "
-                               "0); a new run is a new Game")
-        e.busy = True
-        try:
-            begin_battle(e, enc, self._char, self.seed)
-            e.run()
-        finally:
-            e.busy = False
+        waves.start_battle(e, enc, self._char, self.seed)  # (refused first: ``start_error``)
 
     def can_play_card(self, card: CardInstance) -> bool:
         """Could this card be played now (the target is chosen after)? False for every state
@@ -536,6 +510,19 @@ class Game:
             raise
         except Exception as exc:
             raise unreadable("clone", exc) from exc
+
+    def determinize(self, seed: int) -> Game:
+        """A copy in which everything the player cannot know is drawn afresh from ``seed``
+        (docs/rules.md, Hidden information): equal for games that differ only in hidden
+        information; no subscribers, no event log; works while paused or offering rewards."""
+        if type(seed) is not int or not -(2**64) <= seed <= 2**64:  # (the usual call: no check call)
+            checks.integer("determinize", "seed", seed, -(2**64), 2**64)
+        if self._e.busy:
+            raise BusyError("determinize() inside an event handler: the wave is mid-step; call "
+                            "it after the call that runs it returns")
+        g = self._copy(log=False)
+        g.seed = redraw(self.content, g._e.s, seed)
+        return g
 
     def _copy(self, *, log: bool) -> Game:
         """A copy of the run and battle, no subscribers; with ``log`` it shares the event log

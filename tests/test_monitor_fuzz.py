@@ -34,8 +34,8 @@ from gcs.monitor.play import PlaySession
 from gcs.monitor.server import Hub, Monitor
 
 SCALE = int(os.environ.get("GCS_FUZZ_SCALE", "1"))
-TYPES = ["travel", "act", "next", "fork", "branch", "save", "replay", "ping", "", None, 5]
-FIELDS = ["moment", "seq", "action", "encounter", "id", "branch"]
+TYPES = ["travel", "act", "next", "fork", "branch", "save", "replay", "hint", "ping", "", None, 5]
+FIELDS = ["moment", "seq", "action", "encounter", "id", "branch", "iters"]
 PUSHED = ("hello", "events", "moments", "state")
 
 
@@ -296,7 +296,7 @@ def test_play_mode_message_sequences_refusals_change_nothing() -> None:
         reply = hub.handle(msg) if isinstance(msg, dict) else {"type": "error"}
         assert reply is not None
         kind = reply["type"]
-        if kind in ("refused", "error"):
+        if kind in ("refused", "error", "hint"):  # (a hint reads, never plays)
             now = (session.game.to_json(), len(session.branches), session.current.id,
                    list(session.current.steps))
             assert session.game is g and now == before, (msg, reply)

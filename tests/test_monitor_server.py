@@ -165,3 +165,42 @@ def test_packed_moments_travel_save_and_fork_exactly() -> None:
     assert hub.handle({"type": "fork", "moment": early})["type"] == "ok"  # type: ignore[index]
     assert session.game.to_json() == states[early]
     hub.close()
+
+
+def test_a_hint_ranks_every_legal_action_changes_nothing_and_repeats() -> None:
+    """Play mode's hint: every legal action once, the best first (the search agent's choice),
+    the same answer when asked again at the same place, and the game untouched."""
+    session = PlaySession(gcs.builtin_content(), "gremlin_nob", 3)
+    hub = Hub(session.game, session)
+    session.begin()
+    g = session.game
+    before = (g.to_json(), hub.recorder.version, len(g.event_log))
+    reply = hub.handle({"type": "hint", "iters": 60})
+    assert reply is not None and reply["type"] == "hint"
+    hints = reply["hints"]
+    assert sorted(h["action"] for h in hints) == sorted(str(a) for a in g.legal_actions())
+    assert hints[0]["best"] and not any(h["best"] for h in hints[1:])
+    assert all(h["value"] is None or 0.0 <= h["value"] <= 1.0 for h in hints)
+    assert (g.to_json(), hub.recorder.version, len(g.event_log)) == before
+    assert hub.handle({"type": "hint", "iters": 60}) == reply
+    # pressing it plays it
+    assert hub.handle({"type": "act", "action": hints[0]["action"]})["type"] == "ok"  # type: ignore[index]
+    assert hub.handle({"type": "hint", "iters": 0})["type"] == "error"  # type: ignore[index]
+    assert hub.handle({"type": "hint", "iters": True})["type"] == "error"  # type: ignore[index]
+    hub.recorder.close()
+
+
+def test_a_hint_is_refused_when_watching_on_a_recording_and_when_nothing_can_be_input() -> None:
+    hub = Hub(game(), None)
+    assert hub.handle({"type": "hint"})["type"] == "error"  # type: ignore[index]
+    hub.recorder.close()
+    session = PlaySession(gcs.builtin_content(), "jaw_worm", 4, deck=["defend"] * 5)
+    hub = Hub(session.game, session)
+    session.begin()
+    while session.game.is_battle_active:
+        hub.handle({"type": "act", "action": "end"})
+    reply = hub.handle({"type": "hint"})  # the run is lost: nothing to input
+    assert reply is not None and reply["type"] == "refused" and "nothing" in reply["error"]
+    session.read_only = True
+    assert "read-only" in hub.handle({"type": "hint"})["error"]  # type: ignore[index]
+    hub.recorder.close()

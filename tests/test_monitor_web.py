@@ -352,6 +352,38 @@ def test_play_in_the_browser_choice_battle_reward_next(page: Page, tmp_path: Pat
         m.close()
 
 
+def test_play_hint_ranks_the_legal_actions_and_a_click_plays_one(page: Page) -> None:
+    """The Hint button asks the search agent; its ranked actions show (the best marked) until
+    the game moves on; clicking one plays it."""
+    session = PlaySession(content(), "gremlin_nob", 3)
+    m: Monitor = play(session)
+    try:
+        page.goto(m.url)
+        expect(page.locator("#hand .card")).to_have_count(5, timeout=T)
+        expect(page.locator("#hints")).to_be_hidden()
+        page.click("#hint")
+        rows = page.locator("#hints .hint-row")
+        expect(rows.first).to_be_visible(timeout=T)
+        with m.hub.recorder.lock:
+            legal = sorted(str(a) for a in m.hub.recorder.live.legal_actions())
+        assert sorted(rows.evaluate_all("rs => rs.map(r => r.dataset.action)")) == legal
+        expect(page.locator("#hints .hint-row.best")).to_have_count(1)
+        expect(rows.first).to_have_class(re.compile("best"))
+        # in the table's words: a card's name (and its target's), or End Turn
+        names = rows.locator(".hint-action").all_inner_texts()
+        assert "End Turn" in names and any(n.startswith("Strike → Gremlin Nob") for n in names)
+        shot(page, "play_hint")
+        best = rows.first.get_attribute("data-action")
+        v = version(page)
+        rows.first.click()
+        after(page, v)
+        expect(page.locator("#hints")).to_be_hidden(timeout=T)  # a hint holds for its place only
+        assert session.current.steps[-1] == ("act", best)
+        expect(page.locator("#hint")).to_be_enabled()
+    finally:
+        m.close()
+
+
 def test_command_prints_the_url_first_and_serves_play_mode() -> None:
     proc = subprocess.Popen([sys.executable, "-m", "gcs.monitor", "--encounter", "jaw_worm",
                              "--seed", "2", "--port", "0"],

@@ -41,7 +41,7 @@ from ..flow.nodes import Node
 from . import frames as K
 from .hooks import draws_forbidden, hand_size, hooks_possible
 from .roles import roles_of
-from .state import CardInstance, Ctx, Frame
+from .state import CardInstance, Ctx, Frame, State
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -74,9 +74,37 @@ def detach(e: Engine, inst: CardInstance) -> None:
     p = inst.pile
     if p is PILE_HAND:
         e.s.hand.remove(inst.uid)  # (the usual one: a played card)
+    elif p is PILE_DRAW:
+        _take_from_draw(e.s, inst.uid)
     elif p <= PILE_EXHAUST:
         e.s.pile_list(p).remove(inst.uid)
     inst.pile = PILE_LIMBO
+
+
+# ---------------------------------------------------------------- known places in Draw
+# The player sees every card put on top of Draw or at its bottom, and never the order a shuffle
+# or a random insertion makes: ``State.known_top`` / ``known_bottom`` count the cards at each
+# end whose places the player knows (``Game.determinize`` keeps them and reshuffles the rest).
+def _take_from_draw(s: State, uid: int) -> None:
+    """Take ``uid`` out of Draw (from any place); a known place it held is known no more."""
+    draw = s.draw
+    i = draw.index(uid)
+    n = len(draw)
+    if i >= n - s.known_top:
+        s.known_top -= 1
+    elif i < s.known_bottom:
+        s.known_bottom -= 1
+    del draw[i]
+
+
+def _took_top(s: State, n: int) -> None:
+    """``n`` cards left the top of Draw (drawn): the known places go with them, and the known
+    bottom is at most what is left."""
+    top = s.known_top
+    if top:
+        s.known_top = top - n if top > n else 0
+    if s.known_bottom > len(s.draw):
+        s.known_bottom = len(s.draw)
 
 
 def place(e: Engine, inst: CardInstance, pile: Pile,
@@ -87,10 +115,14 @@ def place(e: Engine, inst: CardInstance, pile: Pile,
     if pile is PILE_DRAW:
         if position is POS_TOP:
             s.draw.append(inst.uid)
+            s.known_top += 1  # (the player sees it go on top)
         elif position is POS_BOTTOM:
             s.draw.insert(0, inst.uid)
+            s.known_bottom += 1
         else:
             s.draw.insert(s.rng_shuffle.below(len(s.draw) + 1), inst.uid)
+            # a place the player does not see, which may be above or below any known one
+            s.known_top = s.known_bottom = 0
     elif pile is PILE_DISCARD:
         s.discard.append(inst.uid)  # (the usual one: a played card)
     else:
@@ -241,6 +273,19 @@ def create(e: Engine, card: GameCard, pile: PileScope, position: DrawPilePositio
     return inst
 
 
+
+def close_piles(e: Engine) -> None:
+    """The battle is over: every instance leaves it (REMOVED) and the piles are emptied, the
+    places in Draw the player knew with them."""
+    s = e.s
+    for inst in s.cards.values():
+        inst.pile = PILE_REMOVED
+    s.cards = {}
+    s.hand, s.draw, s.discard, s.exhaust = [], [], [], []
+    s.known_top = s.known_bottom = 0
+    s.played, s.drawn = [], []
+
+
 # ---------------------------------------------------------------- drawing
 def reshuffle(e: Engine) -> None:
     """Discard shuffled back into Draw (only when a draw finds Draw empty)."""
@@ -252,12 +297,14 @@ def reshuffle(e: Engine) -> None:
     s.draw.extend(discard)
     discard.clear()
     s.rng_shuffle.shuffle(s.draw)
+    s.known_top = s.known_bottom = 0
     if e.hot:
         e.record(DrawPileShuffled())
 
 
 def shuffle_draw(e: Engine) -> None:
     e.s.rng_shuffle.shuffle(e.s.draw)
+    e.s.known_top = e.s.known_bottom = 0
     if e.hot:
         e.record(DrawPileShuffled())
 
@@ -270,6 +317,7 @@ def take_top(e: Engine) -> CardInstance | None:
             return None
         reshuffle(e)
     inst = s.cards[s.draw.pop()]
+    _took_top(s, 1)
     inst.pile = PILE_LIMBO
     return inst
 
@@ -324,6 +372,8 @@ def step_draw(e: Engine, f: Frame) -> None:
         else:
             if draw:
                 inst = cards[draw.pop()]
+                if s.known_top or s.known_bottom:  # (else no place in Draw is known to go)
+                    _took_top(s, 1)
             else:
                 inst = take_top(e)  # reshuffles Discard into Draw, or None
                 if inst is None:

@@ -14,7 +14,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..enums import KW_UNPLAYABLE, PILE_HAND, PILE_REMOVED, TARGET_SINGLE_ENEMY, BattlePhase, Pile, TargetMode
-from ..errors import BusyError, GameError, NoBattleError, NotInBattleError, RewardError, TargetError
+from ..errors import (
+    BusyError,
+    GameError,
+    NoBattleError,
+    NotInBattleError,
+    RewardError,
+    RunOverError,
+    TargetError,
+)
 from .hooks import effective_cost, hooks_possible, modified_cost, playable_by_hooks
 from .state import NO_PAUSE, CardInstance, Unit
 
@@ -103,6 +111,20 @@ def idle_error(e: Engine) -> GameError | None:
     if s.rewards is not None:
         return RewardError("the battle is won and a reward is offered: take or skip it first "
                            "(cards cannot be drawn, added or moved now)")
+    return None
+
+
+def start_error(e: Engine) -> GameError | None:
+    """The error of ``start_battle`` while the last battle's reward is offered (its BattleEnded
+    is still to come: the reward decides it) or once the run is over (its last battle lost)."""
+    s = e.s
+    if s.rewards is not None:
+        return RewardError("start_battle: the last battle is won and its reward is offered: "
+                           "take it (apply_reward) or skip it (skip_reward) first; that "
+                           "publishes its BattleEnded")
+    if s.result is False and not s.active:
+        return RunOverError("start_battle: the run is over: its last battle was lost (run HP "
+                            "0); a new run is a new Game")
     return None
 
 

@@ -68,7 +68,8 @@ def dump_state(c: Content, s: State) -> dict[str, Any]:
         "history": [[p.value, t] for p, t in s.history], "turn": s.turn,
         "player_turns": s.player_turns, "encounter": s.encounter, "hand_rule": s.hand_rule.value,
         "cards": [s.cards[k].to_list() for k in sorted(s.cards)], "next_card": s.next_card,
-        "hand": s.hand, "draw": s.draw, "discard": s.discard, "exhaust": s.exhaust,
+        "hand": s.hand, "draw": s.draw, "known": [s.known_top, s.known_bottom],
+        "discard": s.discard, "exhaust": s.exhaust,
         "played": s.played, "drawn": s.drawn, "units": [u.to_list() for u in s.units],
         "energy": s.energy, "rng": [hex(s.rng_shuffle.state), hex(s.rng_ai.state),
                                     hex(s.rng_cards.state)],
@@ -110,6 +111,7 @@ def load_state(c: Content, d: dict[str, Any]) -> State:
     s.next_card = d["next_card"]
     s.hand, s.draw, s.discard, s.exhaust = (list(d[k]) for k in ("hand", "draw", "discard",
                                                                   "exhaust"))
+    s.known_top, s.known_bottom = d["known"]
     s.played, s.drawn = list(d["played"]), list(d["drawn"])
     s.units = [Unit.from_list(u) for u in d["units"]]
     s.energy = d["energy"]

@@ -31,9 +31,9 @@ _TOP_KEYS = ("format", "pack", "digest", "seed", "rules", "logging", "presenter"
 STATE_KEYS = (
     "seed", "master", "next_entry", "gold", "hp", "max_hp", "character", "battles", "run_rng",
     "active", "phase", "history", "turn", "player_turns", "encounter", "hand_rule", "cards",
-    "next_card", "hand", "draw", "discard", "exhaust", "played", "drawn", "units", "energy",
-    "rng", "stack", "delayed", "ctxs", "pause", "clock", "hooks", "next_seq", "end_turn",
-    "extra_turns", "rewards", "result", "plays", "damage", "steps",
+    "next_card", "hand", "draw", "known", "discard", "exhaust", "played", "drawn", "units",
+    "energy", "rng", "stack", "delayed", "ctxs", "pause", "clock", "hooks", "next_seq",
+    "end_turn", "extra_turns", "rewards", "result", "plays", "damage", "steps",
 )
 _COMPOSITE = {N.Sequence: "Sequence", N.Loop: "Loop", N.Foreach: "Foreach", N.While: "While"}
 _PHASE_KINDS = (K.START, K.TURN_START, K.TURN_END, K.WON, K.LOST)
@@ -250,6 +250,10 @@ def check_state_data(c: Content, st: object, rules: dict[str, Any]) -> None:
         for i, uid in enumerate(need_list(d[k], f"{p}.{k}", limit=100_000)):
             if need_int(uid, f"{p}.{k}[{i}]") not in cards:
                 raise fail(f"{p}.{k}[{i}]", f"no card instance {uid}")
+    known = need_list(d["known"], f"{p}.known", 2)
+    n_draw = len(d["draw"])
+    top = need_int(known[0], f"{p}.known[0]", 0, n_draw)
+    need_int(known[1], f"{p}.known[1]", 0, n_draw - top)
     units = need_list(d["units"], f"{p}.units", limit=1_000)
     if active and not units:
         raise fail(f"{p}.units", "an active battle needs the player unit")

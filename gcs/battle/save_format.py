@@ -1,8 +1,9 @@
 """The save format's version, and the loading of saves made in an older one.
 
-Format 3 numbers a procedure frame's steps as the seeds do (gcs/battle/frames.py: ten times
+Format 4 numbers a procedure frame's steps as the seeds do (gcs/battle/frames.py: ten times
 the seed's step number, plus its part), and the EnemyPhase frame keeps how many enemies it has
-reached in its data. A format 2 save is renumbered on load (``upgrade``), before it is checked.
+reached in its data. Format 3 added the places in Draw the player knows (``known``). A format
+2 or 3 save is brought up to date on load (``upgrade``), before it is checked.
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ from typing import Any, Final
 
 from . import frames as K
 
-FORMAT: Final = 3  # 3: the seeds' step numbers; 2: rolled move numbers, nested plays, just applied
+# 4: the seeds' step numbers; 3: known Draw places; 2: rolled move numbers, nested plays, just
+# applied statuses
+FORMAT: Final = 4
 
-# format 2's ``pc`` of each renumbered kind (the number of step groups done) -> format 3's
+# format 2's and 3's ``pc`` of each renumbered kind (the number of step groups done) -> format 4's
 _STEPS_2: Final[dict[int, dict[int, int]]] = {
     K.START: {0: K.START_OPENING_HAND, 1: K.START_TURN_ONE, 2: K.START_INTENTS,
               3: K.START_TURN_START},
@@ -30,15 +33,19 @@ _STEPS_2: Final[dict[int, dict[int, int]]] = {
 
 
 def upgrade(data: Any) -> Any:
-    """``data``, a save as loaded from JSON, in the current format: a format 2 save is
-    renumbered (a new dict; ``data`` is not changed); anything else is returned as it is, for
+    """``data``, a save as loaded from JSON, in the current format: a format 2 or 3 save is
+    renumbered (a new dict; ``data`` is not changed), and a format 2 one knows no place in Draw
+    (its game was played before the places were kept); anything else is returned as it is, for
     the checks to accept or refuse. Rows that are not frames are left alone too."""
-    if not isinstance(data, dict) or data.get("format") != 2:
+    if not isinstance(data, dict) or type(data.get("format")) is not int or data["format"] not in (
+            2, 3):
         return data
     out = dict(data, format=FORMAT)
     state = data.get("state")
     if isinstance(state, dict):
         st = dict(state)
+        if data.get("format") == 2 and "known" not in st:
+            st["known"] = [0, 0]
         st["stack"] = _frames(state.get("stack"))
         delayed = state.get("delayed")
         if isinstance(delayed, list):

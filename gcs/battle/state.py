@@ -312,6 +312,7 @@ class State:
         "units", "energy", "rng_shuffle", "rng_ai", "rng_cards", "stack", "pause", "wait_left",
         "gate", "choice_kind", "choice_ids", "choice_min", "choice_max", "choice_prompt",
         "clock", "hooks", "next_seq", "delayed", "end_turn", "extra_turns", "rewards", "result",
+        "known_top", "known_bottom",
         "plays", "damage", "steps",
     )
 
@@ -350,6 +351,11 @@ class State:
         self.cards: dict[int, CardInstance] = {}
         self.hand: list[int] = []
         self.draw: list[int] = []
+        # how many cards at the top (the end of ``draw``) and at the bottom (its start) are where
+        # the player saw them put: the rest of Draw is in an order the player does not know
+        # (kept by the card primitives, gcs/battle/cards.py; read by ``Game.determinize``)
+        self.known_top = 0
+        self.known_bottom = 0
         self.discard: list[int] = []
         self.exhaust: list[int] = []
         self.played: list[int] = []
@@ -413,6 +419,8 @@ class State:
         n.next_card = self.next_card
         n.hand = self.hand.copy()
         n.draw = self.draw.copy()
+        n.known_top = self.known_top
+        n.known_bottom = self.known_bottom
         n.discard = self.discard.copy()
         n.exhaust = self.exhaust.copy()
         n.played = self.played.copy()

@@ -20,7 +20,8 @@ if TYPE_CHECKING:  # (rich is imported when something is printed: `--json` never
 Pack = Annotated[str | None, typer.Option("--pack", help="content pack directory (default: bundled)")]
 Seed = Annotated[int, typer.Option("--seed", help="the seed: same seed, same battles")]
 Policy = Annotated[str, typer.Option(
-    "--policy", help="random, greedy, module:callable or file.py:callable (your own policy)")]
+    "--policy", help="heuristic (the baseline), search (search:iters=N or search:ms=M: its "
+    "budget per decision), random, greedy, module:callable or file.py:callable (your own)")]
 Character = Annotated[str | None, typer.Option("--character", help="character id (default: the pack's)")]
 
 

@@ -150,9 +150,12 @@ class Content:
         # ... and each plain table as its draws (see ``PlainTable``)
         self.plain_tables: dict[str, PlainTable] = {
             eid: _plain_table(self.enemies[eid].ai.weighted) for eid in self.plain_weight_totals}
-        # ids of the control statuses (skip the holder's turn)
+        # ids of the control statuses (skip the holder's turn) and of those that keep its block
+        # (the agents' assessment reads the latter)
         self.skip_statuses: frozenset[str] = frozenset(
             st.id for st in self.statuses.values() if st.skip_turn)
+        self.block_keeping_statuses: frozenset[str] = frozenset(
+            st.id for st in self.statuses.values() if st.keeps_block)
         # decay moment -> ids of the statuses that decay then (decay not NONE)
         by_moment: dict[str, set[str]] = {}
         for st in self.statuses.values():

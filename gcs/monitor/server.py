@@ -33,6 +33,9 @@ from .snapshot import PHASE_INPUT, build
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_MESSAGE = 16_384  # characters: a longer message gets an error reply
 WS_MAX_FRAME = 1 << 20  # bytes: a longer WebSocket message closes the connection (1009)
+# the hint's search budget (``gcs.agents.hint``): iterations, not milliseconds, so the same
+# place always gets the same answer (about 20-60 ms compiled; it runs on the server thread)
+HINT_ITERS = 200
 
 
 class _Server(uvicorn.Server):
@@ -179,6 +182,8 @@ class Hub:
                 return {"type": "error", "error": "replay needs a 'branch' number or null"}
             branch = self.session.branches[b] if b is not None else None
             return {"type": "replay", "data": self.session.replay_data(branch)}
+        if kind == "hint":
+            return self._hint(msg)
         if kind in ("act", "next", "fork", "branch"):
             if self.session is None:
                 return {"type": "error", "error": "this monitor only watches: play is disabled"}
@@ -222,6 +227,29 @@ class Hub:
         if data is None:
             return {"type": "error", "error": f"moment {mid} has no kept state"}
         return {"type": "save", "moment": mid, "data": data}
+
+    def _hint(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """The search agent's ranking of every legal action now (``gcs.agents.hint``): each with
+        its value estimate and visits, the best first. Seeded by the branch's step count, so a
+        position asked twice gets the same answer; it reads only what the player knows."""
+        session = self.session
+        if session is None:
+            return {"type": "error", "error": "this monitor only watches: hints need play mode"}
+        if session.read_only:
+            return {"type": "refused", "action": "hint",
+                    "error": "this monitor shows a recording: it is read-only"}
+        iters = msg.get("iters", HINT_ITERS)
+        if not _is_int(iters) or not 1 <= iters <= 5_000:
+            return {"type": "error", "error": "hint takes an optional 'iters' from 1 to 5000"}
+        from ..agents import hint  # (the search is loaded the first time a page asks)
+
+        b = session.current
+        hints = hint(b.game, iters=iters, seed=len(b.steps))
+        if not hints:
+            return {"type": "refused", "action": "hint", "error": "nothing can be input now"}
+        return {"type": "hint", "step": len(b.steps), "branch": b.id, "hints": [
+            {"action": str(h.action), "value": h.value, "visits": h.visits, "best": h.best}
+            for h in hints]}
 
     def _play(self, kind: str, msg: dict[str, Any]) -> dict[str, Any]:
         session = self.session

@@ -27,7 +27,8 @@ class RandomPolicy:
 
 
 class GreedyPolicy:
-    """A simple heuristic: powers first, block what is incoming, then the most damage."""
+    """The first baseline (kept for old sweeps and golden files; ``heuristic`` is the documented
+    one): powers first, block what is incoming, then the most damage; the first reward."""
 
     def __call__(self, game: Game, legal: list[Action]) -> Action:
         first = legal[0]
@@ -69,11 +70,17 @@ class GreedyPolicy:
         return best if best is not None else legal[-1]
 
 
-BUILTIN_POLICIES = ("random", "greedy")
+BUILTIN_POLICIES = ("random", "greedy", "heuristic", "search")
+POLICY_HELP = ("heuristic, search (search:iters=N or search:ms=M: its budget per decision), "
+               "random, greedy, module:callable or file.py:callable (your own)")
+# the options of ``search:...``: name -> (smallest, largest)
+SEARCH_OPTIONS: dict[str, tuple[float, float]] = {
+    "iters": (1, 1_000_000), "ms": (0.001, 3_600_000), "worlds": (1, 10_000)}
 
 
 def make_policy(name: str, seed: int) -> Policy:
-    """A policy by name: ``random``, ``greedy``, or ``package.module:attr`` or
+    """A policy by name: ``heuristic``, ``search`` (``search:iters=N``, ``search:ms=M``,
+    ``search:iters=N,worlds=W``), ``random``, ``greedy``, or ``package.module:attr`` or
     ``path/to/file.py:attr`` for your own.
 
     ``attr`` is a callable ``(game, legal_actions) -> Action``, or a class (or factory) that
@@ -82,14 +89,49 @@ def make_policy(name: str, seed: int) -> Policy:
         return RandomPolicy(seed)
     if name == "greedy":
         return GreedyPolicy()
+    if name == "heuristic":
+        from ..agents import HeuristicAgent
+
+        return HeuristicAgent(seed)
+    if name == "search" or name.startswith("search:"):
+        from ..agents import SearchAgent
+
+        opts = search_options(name)
+        ms = opts.get("ms")
+        iters = opts.get("iters")
+        return SearchAgent(seed, iters=None if iters is None else int(iters), ms=ms,
+                           worlds=int(opts.get("worlds", 0)) or None)
     if ":" in name:
         return _user_policy(name, seed)
     import difflib
 
     close = difflib.get_close_matches(name, BUILTIN_POLICIES, n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""
-    raise ValueError(f"unknown policy {name!r}{hint} (known: random, greedy, module:callable "
-                     "or file.py:callable)")
+    raise ValueError(f"unknown policy {name!r}{hint} (known: {POLICY_HELP})")
+
+
+def search_options(name: str) -> dict[str, float]:
+    """The options of ``search:iters=N,ms=M,worlds=W`` (each optional), checked."""
+    out: dict[str, float] = {}
+    _, _, rest = name.partition(":")
+    for part in rest.split(",") if rest else []:
+        key, eq, text = part.partition("=")
+        key = key.strip()
+        if not eq or key not in SEARCH_OPTIONS:
+            raise ValueError(f"bad search option {part!r} in {name!r} (expected "
+                             "search:iters=N, search:ms=M or search:iters=N,worlds=W)")
+        lo, hi = SEARCH_OPTIONS[key]
+        try:
+            v = float(text) if key == "ms" else float(int(text))
+        except ValueError:
+            raise ValueError(f"search option {key} needs a number, got {text!r} in "
+                             f"{name!r}") from None
+        if not lo <= v <= hi:
+            raise ValueError(f"search option {key}={text} is out of range {lo:g}..{hi:g}")
+        if key in out:
+            raise ValueError(f"search option {key} is given twice in {name!r}")
+        out[key] = v
+    return out
 
 
 _FILE_MODULES: dict[str, ModuleType] = {}

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from ..battle import frames as K
-from ..battle.cards import push_entries
+from ..battle.cards import close_piles, push_entries
 from ..battle.combat import status_entries
 from ..battle.rewards import offer_rewards
 from ..battle.state import Frame
-from ..enums import PHASE_BATTLE_LOST, PHASE_BATTLE_WON, PHASE_NONE, PILE_REMOVED
+from ..enums import PHASE_BATTLE_LOST, PHASE_BATTLE_WON, PHASE_NONE
 from ..events import BattleEnded
 from .runner import END, GO, Procedure, Step, enter
 
@@ -89,11 +89,7 @@ def finish_battle(e: Engine, won: bool, reward: str | None = None) -> None:
         e.record(BattleEnded(won, s.turn, player.hp, player.max_hp,
                   tuple(u.hp for u in s.units[1:]), reward))
     s.active = False
-    for inst in s.cards.values():
-        inst.pile = PILE_REMOVED
-    s.cards = {}
-    s.hand, s.draw, s.discard, s.exhaust = [], [], [], []
-    s.played, s.drawn = [], []
+    close_piles(e)
     s.hooks = []
     s.delayed = []
     s.end_turn = False

@@ -11,14 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..battle.refusals import end_turn_refusal
+from ..battle.refusals import end_turn_refusal, start_error
 from ..battle.rewards import apply as apply_reward_to_run
 from ..battle.state import GATE, NO_PAUSE, WAIT, Frame, Reward
+from ..content.defs import CharacterDef, EncounterDef
 from ..enums import PHASE_PLAYER_PHASE
 from ..events import EffectResumed
 from ..interp.pause import answer_choice
 from .battle_end import finish_battle
 from .runner import check_end, start
+from .start import begin_battle
 from .turn_end import push_turn_end
 
 if TYPE_CHECKING:
@@ -36,6 +38,21 @@ def run_wave(e: Engine, f: Frame | None = None) -> None:
         else:
             start(e, f)
         settle_wave(e)
+    finally:
+        e.busy = False
+
+
+def start_battle(e: Engine, enc: EncounterDef, char: CharacterDef | None, seed: int) -> None:
+    """StartBattle steps 1-7 under the busy flag: the battle set up (``begin_battle``), then
+    its START frame run; it returns in the first PlayerPhase, or paused. Refused (a
+    ``GameError``, nothing changed) while a reward is offered or once the run is over."""
+    why = start_error(e)
+    if why is not None:
+        raise why
+    e.busy = True
+    try:
+        begin_battle(e, enc, char, seed)
+        e.run()
     finally:
         e.busy = False
 

@@ -20,6 +20,7 @@ const ui = {
   shownEvents: 0, typesDirty: false,
   rowKey: null,      // (battle, turn) of the last row's group
   selected: null,    // hand index waiting for a target
+  hintAt: null,      // the live version a hint was asked at (its answer is shown while it holds)
   picked: new Set(), // Choice candidates picked
   prevLoc: new Map(), // card uid -> pile, as last drawn (moved cards flash)
   choiceKey: "", nextShown: false,
@@ -85,6 +86,7 @@ function receive(msg) {
     case "state":
       if (msg.generation !== ui.generation) return;
       if (msg.live) {
+        if (!ui.live || ui.live.version !== msg.version) clearHints();
         ui.live = msg;
         if (msg.branches) { ui.branches = msg.branches; fillBranches(); }
         if (ui.past === null) draw(msg.state);
@@ -94,15 +96,65 @@ function receive(msg) {
         document.body.dataset.at = msg.moment;
       }
       break;
+    case "hint":
+      showHints(msg); break;
     case "save":
       download(`gcs-save-moment-${msg.moment}.json`, msg.data); break;
     case "replay":
       download(`replay-branch-${ui.branch}.json`, msg.data); break;
     case "refused": case "error":
+      if (ui.hintAt !== null && (msg.action === "hint" || msg.type === "error")) {
+        clearHints(); $("hint").disabled = false;
+      }
       toast(msg.error); break;
     case "ok":
       break;
   }
+}
+
+// ---------------------------------------------------------------- hints (play mode)
+function askHint() {
+  if (!ui.live) return;
+  ui.hintAt = ui.live.version;
+  $("hint").disabled = true; $("hint").textContent = "Thinking…";
+  send({ type: "hint" });
+}
+
+function clearHints() {
+  ui.hintAt = null;
+  $("hints").hidden = true; $("hints").innerHTML = "";
+  $("hint").textContent = "Hint";
+}
+
+// an action's text in the table's words: "Strike → Gremlin Nob", "End Turn", a reward's label
+function actionLabel(text, s) {
+  const m = /^play (\d+)(?: @e(\d+))?$/.exec(text);
+  if (m && s && s.active) {
+    const card = s.cards[s.piles.hand[Number(m[1])]];
+    const foe = m[2] === undefined ? null : s.units.find((u) => !u.player && u.index === Number(m[2]));
+    if (card) return card.name + (foe ? ` → ${foe.name}` : "");
+  }
+  const r = /^reward (\d+)$/.exec(text);
+  if (r && s && s.rewards) {
+    const offer = s.rewards.find((x) => x.index === Number(r[1]));
+    if (offer) return offer.label;
+  }
+  return { end: "End Turn", skip: "Skip rewards", "choose -": "Choose nothing" }[text] || text;
+}
+
+// the ranked actions, best first: each a button that plays it, with the search's estimate
+// (the mean outcome of its playouts: 0.5 + HP share for a win, below 0.25 for a loss)
+function showHints(msg) {
+  $("hint").textContent = "Hint";
+  if (ui.hintAt === null || !ui.live || ui.live.version !== ui.hintAt || ui.past !== null) return;
+  $("hint").disabled = false;
+  const rows = msg.hints.map((h) => {
+    const v = h.value === null ? "–" : h.value.toFixed(2);
+    const how = h.visits ? `${h.visits} playouts` : "deck score";
+    return `<button type="button" class="hint-row${h.best ? " best" : ""}" data-action="${esc(h.action)}" title="${esc(h.action)}: value ${v} (${how}); click to play it">
+      <span class="hint-action">${esc(actionLabel(h.action, ui.shown))}</span> <span class="hint-value">${v}</span></button>`;
+  }).join("");
+  $("hints").innerHTML = rows; $("hints").hidden = false;
 }
 
 let toastTimer = null;
@@ -296,6 +348,9 @@ function draw(s) {
   $("hand").classList.toggle("locked", !open);
   $("end-turn").disabled = !play || !open;
   $("end-turn").hidden = ui.mode !== "play";
+  $("hint").hidden = ui.mode !== "play";
+  $("hint").disabled = !play || !s.legal.length || ui.hintAt !== null;
+  if (!play) $("hints").hidden = true;
 
   const ch = $("choice");
   ch.hidden = !s.choice;
@@ -569,6 +624,7 @@ document.addEventListener("click", (ev) => {
   if (t.dataset.reward !== undefined && s.rewards) { act(`reward ${t.dataset.reward}`); return; }
   if (t.id === "reward-skip") { act("skip"); return; }
   if (t.id === "end-turn") { act("end"); return; }
+  if (t.id === "hint") { askHint(); return; }
   if (t.id === "next-battle") { send({ type: "next", encounter: $("next-encounter").value || null }); }
 });
 
