@@ -16,7 +16,7 @@ import gcs
 from gcs.cli import main
 from gcs.content.loader import BUILTIN
 from gcs.sim.backends import InProcess, ProcessPool
-from gcs.sim.compare import Arm, CompareError, Plan, Tally, run_compare
+from gcs.sim.compare import DEFAULT_POLICY, Arm, CompareError, Plan, Tally, run_compare
 from gcs.sim.deckedit import (
     DeckEditError,
     Edit,
@@ -304,8 +304,10 @@ def test_compare_git_head_against_the_working_copy(tmp_path: Path, capsys: Capsy
 
 # ---------------------------------------------------------------- the command line
 def test_compare_json_has_the_shape_of_the_issue(capsys: Capsys) -> None:
+    # (greedy: its starter deck never beats Gremlin Nob, so Carnage's gain is large and sure)
     code, out, err = run_cli(capsys, "compare", "-e", "gremlin_nob,jaw_worm", "--deck",
-                             "+carnage", "--deck", "-defend", "--battles", "40", "--json")
+                             "+carnage", "--deck", "-defend", "--battles", "40", "--json",
+                             "--policy", "greedy")
     assert code == 0, err
     doc = json.loads(out)
     assert doc["baseline"]["label"] == "starter deck" and doc["policy"] == "greedy"
@@ -321,6 +323,16 @@ def test_compare_json_has_the_shape_of_the_issue(capsys: Capsys) -> None:
     carnage = doc["variants"][0]
     assert carnage["rank"] == 1 and carnage["vs_baseline"]["win_rate"]["significant"]
     assert carnage["encounters"]["gremlin_nob"]["vs_baseline"]["win_rate"]["diff"] > 0.3
+
+
+def test_compare_plays_the_heuristic_player_unless_told(capsys: Capsys) -> None:
+    code, out, err = run_cli(capsys, "compare", "-e", "gremlin_nob", "--deck", "-defend",
+                             "--battles", "20", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["policy"] == "heuristic" == DEFAULT_POLICY
+    # the heuristic beats Gremlin Nob with the starter deck (greedy never does)
+    assert doc["baseline"]["encounters"]["gremlin_nob"]["win_rate"] > 0.9
 
 
 def test_compare_prints_the_ranked_differences(capsys: Capsys) -> None:

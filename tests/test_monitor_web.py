@@ -4,9 +4,11 @@ safety (token, malformed messages). Screenshots of each tab go to build/artifact
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import select
+import shutil
 import subprocess
 import sys
 import urllib.error
@@ -382,6 +384,59 @@ def test_play_hint_ranks_the_legal_actions_and_a_click_plays_one(page: Page) -> 
         expect(page.locator("#hint")).to_be_enabled()
     finally:
         m.close()
+
+
+# a 2x2 red PNG
+PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000002000000020802000000fdd49a73"
+                    "0000001049444154789c63f8cfc000440c100a001fee03fd8b5f14d40000000049"
+                    "454e44ae426082")
+
+
+def test_a_cards_art_shows_on_its_face_from_the_pack_or_a_url(page: Page, tmp_path: Path) -> None:
+    """``art`` (seed 004: a definition's picture): a pack-relative path is served from the pack
+    (token needed, nothing outside it, pictures only); a URL is used as it is; no art, no img."""
+    from gcs.content.loader import BUILTIN
+
+    pack = tmp_path / "pack"
+    shutil.copytree(BUILTIN, pack)
+    (pack / "art").mkdir()
+    (pack / "art" / "strike.png").write_bytes(PNG)
+    (tmp_path / "secret.png").write_bytes(PNG)
+    cards = (pack / "cards.yaml").read_text(encoding="utf-8")
+    cards = cards.replace("strike:\n  name: Strike\n", "strike:\n  name: Strike\n  art: art/strike.png\n", 1)
+    url = "data:image/png;base64," + base64.b64encode(PNG).decode()
+    cards = cards.replace("defend:\n  name: Defend\n", f"defend:\n  name: Defend\n  art: \"{url}\"\n", 1)
+    (pack / "cards.yaml").write_text(cards, encoding="utf-8")
+    content = gcs.load_content(pack)
+    assert content.card("strike").art == "art/strike.png"
+    session = PlaySession(content, "jaw_worm", 1, deck=["strike", "defend", "bash"] * 2)
+    m: Monitor = play(session, art=pack)
+    try:
+        page.goto(m.url)
+        strike = page.locator("#hand .card[data-card=strike] img.cart").first
+        expect(strike).to_be_visible(timeout=T)
+        page.wait_for_function("() => [...document.querySelectorAll('#hand img.cart')]"
+                               ".every(i => i.complete && i.naturalWidth === 2)", timeout=T)
+        assert page.locator("#hand .card[data-card=defend] img.cart").count() >= 1
+        expect(page.locator("#hand .card[data-card=bash] img")).to_have_count(0)
+        shot(page, "card_art")
+        base = m.url.split("?")[0].rstrip("/")
+        tok = m.url.split("token=")[1]
+        assert http_get(f"{base}/art/art/strike.png?token={tok}") == (200, PNG)
+        for bad in ("art/strike.png?token=x", "../secret.png?token=" + tok,
+                    "%2e%2e/secret.png?token=" + tok, "cards.yaml?token=" + tok,
+                    "art/none.png?token=" + tok):
+            assert http_get(f"{base}/art/{bad}")[0] in (403, 404), bad
+    finally:
+        m.close()
+
+
+def http_get(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, b""
 
 
 def test_command_prints_the_url_first_and_serves_play_mode() -> None:

@@ -28,7 +28,7 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("cmp") / "cmp.html"
     code = main(["compare", "-e", "gremlin_nob,jaw_worm", "--deck", "+carnage", "--deck",
                  "-defend", "--add", "anger,inflame", "--upgrade", "bash", "--battles", "40",
-                 "--quiet", "--report", str(out)])
+                 "--policy", "greedy", "--quiet", "--report", str(out)])
     assert code == 0
     return out
 

@@ -13,6 +13,7 @@ import typer
 
 from ..errors import GameError
 from ..sim.compare import DEFAULT_POLICY
+from ..sim.policies import POLICY_HELP
 from .common import (
     Character,
     Seed,
@@ -75,7 +76,7 @@ def compare_command(
     upgrade: Annotated[str | None, Opt(metavar="all|IDS", help=(
         "card values: a variant per card of the deck upgraded (one copy)"))] = None,
     policy: Annotated[str, Opt("--policy", help=(
-        "the policy of every arm: random, greedy, module:callable or file.py:callable"))] = DEFAULT_POLICY,
+        f"the policy of every arm (default {DEFAULT_POLICY}): {POLICY_HELP}"))] = DEFAULT_POLICY,
     policy_variant: Annotated[list[str] | None, Opt("--policy-variant", help=(
         "a variant: the baseline played by this policy; repeat for several"))] = None,
     seed: Seed = 1,

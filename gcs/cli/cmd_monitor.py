@@ -67,7 +67,7 @@ def monitor(
                                      "--battle K)", param_hint="--encounter")
         session = _session(content, encounter, seed, deck, character, save)
     try:
-        m = server.play(session, host=host, port=port)
+        m = server.play(session, host=host, port=port, art=_art_root(pack))
     except OSError as exc:
         raise GameError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from exc
     print(m.url, flush=True)
@@ -83,6 +83,17 @@ def monitor(
         pass
     finally:
         m.close()
+
+
+def _art_root(pack: str | None) -> Path:
+    """Where cards' pack-relative ``art`` is read from: the pack's directory (a one-file pack's
+    folder; the bundled pack's for none)."""
+    if pack is None:
+        from ..content.loader import BUILTIN
+
+        return BUILTIN
+    p = Path(pack)
+    return p.parent if p.is_file() else p
 
 
 def _session(content: Any, encounter: str, seed: int, deck: str | None, character: str | None,

@@ -11,17 +11,22 @@ from typing import TYPE_CHECKING
 from .text import render
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ..game import Game
     from .server import Monitor
 
 __all__ = ["Monitor", "render", "serve"]
 
 
-def serve(game: Game, host: str = "127.0.0.1", port: int = 0) -> Monitor:
-    """Serve a live, read-only page of ``game`` from a background thread; returns at once."""
+def serve(game: Game, host: str = "127.0.0.1", port: int = 0, *,
+          art: str | Path | None = None) -> Monitor:
+    """Serve a live, read-only page of ``game`` from a background thread; returns at once.
+    ``art``: the directory (the pack's) that cards' pack-relative ``art`` paths are read from;
+    a URL ``art`` is shown as it is."""
     from .server import watch
 
-    return watch(game, host=host, port=port)
+    return watch(game, host=host, port=port, art=art)
 
 
 def __getattr__(name: str) -> object:

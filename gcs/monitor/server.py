@@ -20,7 +20,7 @@ from typing import Any, TypeGuard
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -31,6 +31,9 @@ from .recorder import THIN, Recorder
 from .snapshot import PHASE_INPUT, build
 
 STATIC = Path(__file__).resolve().parent / "static"
+# the picture files a card's ``art`` may name in its pack (served from the ``art`` directory)
+ART_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
+             ".gif": "image/gif", ".webp": "image/webp", ".svg": "image/svg+xml"}
 MAX_MESSAGE = 16_384  # characters: a longer message gets an error reply
 WS_MAX_FRAME = 1 << 20  # bytes: a longer WebSocket message closes the connection (1009)
 # the hint's search budget (``gcs.agents.hint``): iterations, not milliseconds, so the same
@@ -294,7 +297,22 @@ def _is_int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _app(hub: Hub, token: str) -> Starlette:
+def art_file(root: Path | None, path: str) -> Path | None:
+    """The picture ``path`` (a card's ``art``, relative to its pack) names under ``root``: a
+    file of a picture type inside ``root``, else None (nothing outside the pack is served)."""
+    if root is None or len(path) > 2_000:
+        return None
+    try:
+        base = root.resolve()
+        f = (base / path).resolve()
+    except (OSError, ValueError, RuntimeError):
+        return None
+    if f.suffix.lower() not in ART_TYPES or not f.is_relative_to(base) or not f.is_file():
+        return None
+    return f
+
+
+def _app(hub: Hub, token: str, art: Path | None = None) -> Starlette:
     async def index(request: Request) -> Response:
         if not _token_ok(request.query_params.get("token", ""), token):
             return PlainTextResponse("403: this monitor needs its token (see the URL it printed)",
@@ -327,8 +345,17 @@ def _app(hub: Hub, token: str) -> Starlette:
             hub.wakes.discard(wake)
             pusher.cancel()
 
+    async def art_endpoint(request: Request) -> Response:
+        if not _token_ok(request.query_params.get("token", ""), token):
+            return PlainTextResponse("403: this monitor needs its token", status_code=403)
+        f = art_file(art, request.path_params["path"])
+        if f is None:
+            return PlainTextResponse("404: no such picture in the pack", status_code=404)
+        return FileResponse(f, media_type=ART_TYPES[f.suffix.lower()])
+
     return Starlette(routes=[
         Route("/", index),
+        Route("/art/{path:path}", art_endpoint),
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ])
@@ -400,7 +427,7 @@ class Monitor:
     """A running monitor: ``url`` (token included), ``close()``; also a context manager."""
 
     def __init__(self, game: Game, *, host: str = "127.0.0.1", port: int = 0,
-                 session: PlaySession | None = None) -> None:
+                 session: PlaySession | None = None, art: str | Path | None = None) -> None:
         if not isinstance(game, Game):
             from ..errors import GameError
 
@@ -421,7 +448,8 @@ class Monitor:
         # wsproto: it answers a bad handshake (a line over 8 KB, say) with an HTTP error and
         # closes on an invalid UTF-8 frame (1007) without a traceback, where uvicorn's
         # websockets-sansio left the first unanswered and logged the second as an ERROR
-        config = uvicorn.Config(_app(self.hub, self.token), log_level="warning",
+        art_root = Path(art) if art is not None else None
+        config = uvicorn.Config(_app(self.hub, self.token, art_root), log_level="warning",
                                 lifespan="off", ws="wsproto", ws_max_size=WS_MAX_FRAME,
                                 timeout_graceful_shutdown=1)
         self._server = _Server(config)
@@ -461,15 +489,18 @@ class Monitor:
         return f"<Monitor {self.url}>"
 
 
-def watch(game: Game, *, host: str = "127.0.0.1", port: int = 0) -> Monitor:
+def watch(game: Game, *, host: str = "127.0.0.1", port: int = 0,
+          art: str | Path | None = None) -> Monitor:
     """Serve a read-only live page of ``game`` (see ``gcs.monitor.serve``)."""
-    return Monitor(game, host=host, port=port)
+    return Monitor(game, host=host, port=port, art=art)
 
 
-def play(session: PlaySession, *, host: str = "127.0.0.1", port: int = 0) -> Monitor:
+def play(session: PlaySession, *, host: str = "127.0.0.1", port: int = 0,
+         art: str | Path | None = None) -> Monitor:
     """Serve ``session``'s game with play enabled, then start its first battle (a read-only
-    recording, already played, is served as it is)."""
-    m = Monitor(session.game, host=host, port=port, session=session)
+    recording, already played, is served as it is). ``art``: the directory a card's pack-relative
+    ``art`` is read from (the pack's)."""
+    m = Monitor(session.game, host=host, port=port, session=session, art=art)
     # the first battle starts on the server thread, which owns the game from now on
     done = threading.Event()
     error: list[BaseException] = []

@@ -65,7 +65,7 @@ def card_face(game: Game, inst: CardInstance, *, playable: bool = False,
         "base_cost": "X" if d.x_cost else d.cost,
         "text": game.format_description(inst),
         "target": d.target.value, "keywords": sorted(k.value for k in d.keywords),
-        "playable": playable, "why": why,
+        "playable": playable, "why": why, "art": d.art,
     }
 
 
@@ -92,7 +92,8 @@ def _reward(game: Game, i: int, r: Reward) -> dict[str, Any]:
                        "rarity": d.rarity.value, "upgraded": False,
                        "cost": "X" if d.x_cost else d.cost, "base_cost": d.cost,
                        "text": game.format_description(d), "target": d.target.value,
-                       "keywords": sorted(k.value for k in d.keywords), "playable": False}
+                       "keywords": sorted(k.value for k in d.keywords), "playable": False,
+                       "art": d.art}
         out["label"] = f"Add {d.name} to your deck"
     elif r.kind == "gold":
         out["label"] = f"{r.amount} gold"

@@ -37,9 +37,10 @@ from .results import ResultsError, Row, RowWriter, open_writer
 from .runner import battle_seed
 from .sweep import resume_from
 
-#: The policy ``gcs compare`` plays with when none is given. Issue 24's heuristic player
-#: replaces greedy here (one line) once it is registered in gcs/sim/policies.py.
-DEFAULT_POLICY = "greedy"
+#: The policy ``gcs compare`` plays with when none is given: the heuristic player
+#: (``gcs.agents``), a player worth balancing for (it wins what a human wins with the starter
+#: deck) and fast enough for sweeps; greedy plays a Defend into an Enrage.
+DEFAULT_POLICY = "heuristic"
 
 Progress = Callable[[int, int], None]
 

@@ -290,11 +290,15 @@ function cardHtml(c, extra) {
   }
   const kws = c.keywords.length ? `<div class="ckw">${c.keywords.map(esc).join(" · ")}</div>` : "";
   const title = unplayable && c.why ? ` title="cannot play: ${esc(c.why)}"` : "";
+  // the card's picture (its definition's ``art``): a URL as it is, a path read from the pack
+  const src = !c.art ? "" : /^(https?:|data:image\/)/i.test(c.art) ? c.art
+    : `/art/${c.art.split("/").map(encodeURIComponent).join("/")}?token=${encodeURIComponent(token)}`;
+  const art = src ? `<img class="cart" src="${esc(src)}" alt="" loading="lazy" onerror="this.remove()">` : "";
   return `<div class="${cls}" ${extra.attrs || ""} data-uid="${c.uid ?? ""}" data-card="${esc(c.id)}"${title}>
     <div class="cost ${costCls}">${esc(c.cost)}</div>
     ${extra.top ? '<span class="top">TOP</span>' : ""}
     <div class="cname">${esc(c.name)}</div>
-    <div class="ctype">${esc(c.type)}</div>
+    <div class="ctype">${esc(c.type)}</div>${art}
     <div class="ctext">${esc(c.text)}</div>${kws}
     <div class="cid">${c.uid === null || c.uid === undefined || c.uid < 0 ? "" : "#" + c.uid}</div></div>`;
 }
