@@ -20,6 +20,7 @@ import platform
 import statistics
 import time
 
+import gcs
 from gcs import Game, builtin_content
 from gcs.sim.policies import RandomPolicy
 from gcs.sim.runner import battle_seed, play_battle, policy_seed
@@ -129,9 +130,8 @@ def main() -> None:
     clone = bench_clone(2000, a.seed)
     size = state_bytes(mid_battle(a.seed))
     med = statistics.median
-    import gcs.battle.phases as phases
-
-    kind = "compiled (mypyc, installed wheel)" if phases.__file__.endswith(".so") else "pure Python"
+    kind = ("compiled (mypyc, installed wheel)" if gcs.engine_kind() == "compiled"
+            else "pure Python")
     print(f"workload      ironclad starter vs jaw_worm, random policy, 1 process, "
           f"python {platform.python_version()}")
     print(f"engine        {kind}")

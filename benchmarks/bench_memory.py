@@ -93,9 +93,10 @@ def main() -> None:
     ap.add_argument("--cli", default=None, help="battle counts (N1,N2,...): time the command")
     ap.add_argument("--workers", type=int, default=1, help="with --cli")
     a = ap.parse_args()
-    import gcs.battle.phases as phases
+    import gcs
 
-    kind = "compiled (mypyc, installed wheel)" if phases.__file__.endswith(".so") else "pure Python"
+    kind = ("compiled (mypyc, installed wheel)" if gcs.engine_kind() == "compiled"
+            else "pure Python")
     print(f"workload      {a.encounter}, random policy, seed 1, python {platform.python_version()}")
     print(f"engine        {kind}")
     if a.cli:

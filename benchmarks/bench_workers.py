@@ -103,7 +103,7 @@ def side_by_side(python: str, args: list[str], cwd: str, n: int) -> tuple[float,
 
 
 def engine_kind(python: str, cwd: str) -> str:
-    code = "import gcs.battle.phases as p; print(p.__file__)"
+    code = "import gcs.engine as p; print(p.__file__)"
     where = subprocess.run([python, "-c", code], cwd=cwd, capture_output=True, text=True,
                            check=True).stdout.strip()
     return "compiled (mypyc, installed wheel)" if where.endswith(".so") else "pure Python"

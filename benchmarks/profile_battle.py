@@ -82,7 +82,7 @@ def timed_phases(n: int, seed: int, log_events: bool) -> tuple[dict[str, float],
 
 
 def module_of(filename: str) -> str:
-    """``gcs/battle/phases.py`` for a gcs file; ``(built-in)`` (C code: builtins, and on the
+    """``gcs/steps/runner.py`` for a gcs file; ``(built-in)`` (C code: builtins, and on the
     compiled engine the compiled modules) or ``(not gcs) name.py`` else."""
     if filename == "~":
         return "(built-in)"
@@ -118,9 +118,8 @@ def main() -> None:
     ap.add_argument("--no-log", action="store_true", help="Game(log_events=False)")
     a = ap.parse_args()
     log = not a.no_log
-    import gcs.battle.phases as phases
-
-    kind = "compiled (mypyc, installed wheel)" if phases.__file__.endswith(".so") else "pure Python"
+    kind = ("compiled (mypyc, installed wheel)" if gcs.engine_kind() == "compiled"
+            else "pure Python")
     print(f"workload      ironclad starter vs jaw_worm, random policy, 1 process, {a.battles} battles, "
           f"{'default Game()' if log else 'log_events=False'}, python {platform.python_version()}")
     print(f"engine        {kind}")

@@ -1,4 +1,8 @@
-"""The agent surface: ``Action`` values with a text form, legal actions, apply, observation."""
+"""The agent surface: ``Action`` values with a text form, legal actions, apply, observation.
+
+Each function takes the engine (``gcs.Game`` hands its own over); when an action is refused
+is decided by the one refusal table (gcs/battle/refusals.py), and what an action does is
+what the facade call does, through the same engine functions (gcs/steps/waves.py)."""
 
 from __future__ import annotations
 
@@ -7,17 +11,17 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Final
 
 from .battle.hooks import effective_cost, hooks_possible, modified_cost
-from .battle.phases import check_end, push_turn_end
-from .battle.play import card_refusal, play_from_hand, playable_in_hand
-from .battle.refusals import end_turn_refusal
-from .battle.state import CHOICE, GATE, NO_PAUSE, WAIT, Unit
+from .battle.refusals import card_refusal, input_refusal, playable_in_hand, target_refusal
+from .battle.state import CHOICE, GATE, WAIT, Unit
 from .content.defs import PLAY_CHECKED, PLAY_PLAIN, PLAY_PLAIN_SINGLE
-from .enums import PHASE_PLAYER_PHASE, TARGET_SINGLE_ENEMY, BattlePhase, TargetMode
+from .enums import TARGET_SINGLE_ENEMY, TargetMode
 from .errors import ArgumentError, BusyError, GameError, IllegalActionError
+from .steps import waves
+from .steps.play import play_from_hand
+from .steps.turn_end import push_turn_end
 
 if TYPE_CHECKING:
     from .engine import Engine
-    from .game import Game
 
 PLAY: Final = "play"
 CHOOSE: Final = "choose"
@@ -155,10 +159,9 @@ END_ACTION: Final = Action(END)
 SKIP_ACTION: Final = Action(SKIP)
 
 
-def legal_actions(g: Game) -> list[Action]:
+def legal_actions(e: Engine) -> list[Action]:
     """Every legal input now, sorted: plays (hand order, then target), End; or choice answers;
     or reward answers. Empty iff nothing can be input."""
-    e = g._e
     s = e.s
     if not s.active:
         return []
@@ -176,7 +179,7 @@ def legal_actions(g: Game) -> list[Action]:
                 if len(out) >= MAX_CHOICE_ACTIONS:
                     return out
         return out
-    if s.stack or s.phase is not PHASE_PLAYER_PHASE:
+    if input_refusal(e) is not None:
         return []
     # recomputed only when the battle changed: every facade call that changes hand, energy,
     # hooks or a pause runs the loop, and ``e.ticks`` counts those runs (the version counter)
@@ -284,8 +287,10 @@ def _targeted(card: int, target: int) -> Action:
     return a
 
 
-def _why_illegal(g: Game, a: Action) -> str | None:
-    e = g._e
+def action_refusal(e: Engine, a: Action) -> str | None:
+    """Why ``a`` is not legal now, or None: an answer to a Choice or a reward is checked against
+    what is open; a play or End Turn against the refusal table (gcs/battle/refusals.py), once
+    the action's hand index and target are an instance and a unit."""
     s = e.s
     if not s.active:
         return "no battle is active"
@@ -308,14 +313,11 @@ def _why_illegal(g: Game, a: Action) -> str | None:
         if list(a.choice) != sorted(a.choice):
             return "choice indices must be in increasing order"
         return None
-    if s.pause != NO_PAUSE:
-        return "an effect is waiting"
-    if s.phase is not BattlePhase.PLAYER_PHASE or s.stack:
-        return f"phase is {s.phase.name}"
-    if a.kind == END:
-        return None
-    if a.kind != PLAY:
+    if a.kind != PLAY and a.kind != END:
         return f"unknown action kind {a.kind!r}"
+    why = input_refusal(e)
+    if why is not None or a.kind == END:
+        return why
     if not 0 <= a.card < len(s.hand):
         return f"hand index {a.card} out of range (hand has {len(s.hand)} cards)"
     inst = s.cards[s.hand[a.card]]
@@ -327,12 +329,12 @@ def _why_illegal(g: Game, a: Action) -> str | None:
         if a.target >= 0:
             return f"{inst.active.name} takes no target"
         t = -1
-    return card_refusal(e, inst, t)
+    why = card_refusal(e, inst)
+    return target_refusal(e, inst, t) if why is None else why
 
 
-def apply(g: Game, a: Action) -> None:
+def apply(e: Engine, a: Action) -> None:
     """Perform an action as the facade call would, then settle Waits and Gates at once."""
-    e = g._e
     s = e.s
     if e.busy:
         raise BusyError("the runtime is resolving an effect; apply actions after the handler")
@@ -349,72 +351,32 @@ def apply(g: Game, a: Action) -> None:
                     hooks = key[1]
                     break
     if hooks is None:
-        why = _why_illegal(g, a)
+        why = action_refusal(e, a)
         if why is not None:
             raise IllegalActionError(f"illegal action {a}: {why}")
     kind = a.kind
     if kind == PLAY:
         # validated above exactly as try_play_card would; commit without re-validating
-        # (``play_from_hand`` sets the busy flag where a handler could call in)
         target = a.target
         play_from_hand(e, s.cards[s.hand[a.card]], target + 1 if target >= 0 else -1, hooks)
     elif kind == END:
-        # Game.end_player_turn (inside this call, whose guard covers it); End among the legal
-        # actions just computed needs no refusal check: they list it only when the battle is
-        # active in PlayerPhase with nothing resolving, and apply is not called from a handler
-        if hooks is None:
-            end_turn(e)
-        else:
-            push_turn_end(e)
-            run_wave(e)
+        waves.run_wave(e, push_turn_end(e))  # (validated: the turn can end now)
     elif kind == CHOOSE:
-        g.choose(list(a.choice))
+        waves.choose(e, list(a.choice))
     elif kind == REWARD:
-        g.apply_reward(a.reward)
+        assert s.rewards is not None
+        waves.take_reward(e, s.rewards[a.reward])
     else:
-        g.skip_reward()
+        waves.skip_reward(e)
     if s.pause and s.pause in (WAIT, GATE):  # (NO_PAUSE is 0)
-        g.settle()
+        waves.settle(e)
 
 
-def end_turn(e: Engine) -> bool:
-    """``Game.end_player_turn``: EndPlayerTurn steps 1-6 and the enemy phase, or False (and
-    no change) if the turn cannot end now."""
-    if end_turn_refusal(e) is not None:
-        return False
-    push_turn_end(e)
-    run_wave(e)
-    return True
+WAITING: Final = {CHOICE: "choice", WAIT: "wait", GATE: "gate"}
 
 
-def run_wave(e: Engine) -> None:
-    """Run the wave a facade call queued (under the busy flag), then ``settle_wave``."""
-    e.busy = True
-    try:
-        e.run()
-        settle_wave(e)
-    finally:
-        e.busy = False
-
-
-def settle_wave(e: Engine) -> None:
-    """A wave started by a facade call (not a play or a phase) has completed in
-    PlayerPhase: commit a decided battle, else a turn end a behaviour asked for."""
-    s = e.s
-    if (not s.active or s.stack or s.pause != NO_PAUSE
-            or s.phase is not PHASE_PLAYER_PHASE):
-        return
-    if check_end(e):
-        e.run()
-    elif s.end_turn:
-        s.end_turn = False
-        push_turn_end(e)
-        e.run()
-
-
-def observation(g: Game) -> dict[str, Any]:
+def observation(e: Engine) -> dict[str, Any]:
     """What the player may see: never the draw order or RNG state."""
-    e = g._e
     s = e.s
     cards = s.cards
 
@@ -444,9 +406,10 @@ def observation(g: Game) -> dict[str, Any]:
     obs["discard"] = [card(u) for u in s.discard]
     obs["exhaust"] = [card(u) for u in s.exhaust]
     obs["played_this_turn"] = [card(u) for u in s.played]
-    obs["waiting"] = g.waiting_kind
+    obs["waiting"] = WAITING.get(s.pause)
     if s.pause == CHOICE:
-        objs = g._objects(s.choice_kind, s.choice_ids)
+        objs: list[Any] = ([cards[i] for i in s.choice_ids] if s.choice_kind == "c"
+                           else [s.units[i] for i in s.choice_ids])
         obs["choice"] = {"prompt": s.choice_prompt, "min": s.choice_min, "max": s.choice_max,
                          "candidates": [repr(o) for o in objs]}
     if s.rewards is not None:
@@ -454,7 +417,7 @@ def observation(g: Game) -> dict[str, Any]:
     return obs
 
 
-def check_action(g: Game, a: Any) -> Action:
+def check_action(a: Any) -> Action:
     if isinstance(a, str):
         return Action.parse(a)
     if not isinstance(a, Action):

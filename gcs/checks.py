@@ -14,12 +14,21 @@ from typing import Any, TypeVar
 from .content.db import Content
 from .content.defs import GameCard
 from .content.limits import MAX_DECK  # entries of set_master_deck
-from .errors import ArgumentError, UnknownCardError
+from .enums import DrawPilePosition, PileScope
+from .errors import ArgumentError, GameError, UnknownCardError
 
 T = TypeVar("T")
 
 MAX_SECONDS = 1e9      # advance_time: at most ~31 years of game clock in one call
 MAX_COUNT = 1_000_000  # draw_cards and other counts
+
+
+def pile_and_position(pile: object, position: object) -> None:
+    """A pile scope and a draw pile position, as the card calls take them."""
+    if not isinstance(pile, PileScope):
+        raise GameError(f"pile must be a PileScope, got {pile!r}")
+    if not isinstance(position, DrawPilePosition):
+        raise GameError(f"position must be a DrawPilePosition, got {position!r}")
 
 
 def _bad(call: str, name: str, want: str, got: object) -> ArgumentError:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .battle.state import NO_PAUSE, Frame, State, Unit
+from .battle.state import NO_PAUSE, Ctx, Frame, State, Unit
 from .content.db import Content
 from .errors import StepLimitError
 from .events import Event
@@ -13,35 +13,42 @@ from .rules import BattleRules
 
 Handler = Callable[["Engine", Frame], None]
 LOG_CAP = 10_000  # events kept in event_log; past it the oldest half is dropped (a ring)
-# One entry of the event log: an event, or the compact record of one, ``(class, *fields)`` (one
-# tuple: the cheapest thing to keep), that ``Engine.events`` builds into the event when read.
-Record = tuple[Any, ...]
-LogEntry = Event | Record
 HANDLERS: dict[int, Handler] = {}
 
 
-def _ignore(rec: Record) -> None:
+def _ignore(ev: Event) -> None:
     """``Engine.record`` when nobody keeps events."""
 
 
 class Engine:
     """Internals behind ``gcs.Game``: every rule module operates on one of these."""
 
-    __slots__ = ("s", "c", "rules", "step_limit", "subs", "log", "_logging", "hot", "record",
+    __slots__ = ("s", "c", "rules", "step_limit", "max_hand_size", "draw_per_turn",
+                 "energy_per_turn", "subs", "log", "_logging", "hot", "record",
                  "presenter", "busy", "ticks", "legal", "legal_key", "failure", "depth", "log_cap",
-                 "log_shared", "ckpt", "journal", "watchers", "deferred", "deferred_n", "defer_base")
+                 "log_shared", "ckpt", "journal", "watchers", "deferred", "deferred_n", "defer_base",
+                 "stepwise", "roles_unit", "roles")
 
     def __init__(self, content: Content, state: State, rules: BattleRules, *,
                  logging: bool = True, presenter: bool = True) -> None:
         self.s = state
         self.c = content
         self.rules = rules
-        self.step_limit = rules.step_limit  # read per step: a field here (rules is interpreted)
+        # the rules' numbers read on every turn, as fields here (rules is interpreted)
+        self.step_limit = rules.step_limit
+        self.max_hand_size = rules.max_hand_size
+        self.draw_per_turn = rules.draw_per_turn
+        self.energy_per_turn = rules.energy_per_turn
         self.subs: dict[type[Event], list[Callable[[Any], None]]] = {}
-        self.log: list[LogEntry] = []
+        self.log: list[Event] = []
         self._logging = logging
         self.presenter = presenter
         self.busy = False
+        # the runner's frame-by-frame mode (gcs/steps/runner.py): every step through the loop
+        self.stepwise = False
+        # the status roles of the unit asked last (gcs/battle/roles.py)
+        self.roles_unit: Unit | None = None
+        self.roles = 0
         # ``ticks`` counts loop runs (every facade call that changes a battle runs the loop);
         # ``legal`` caches the last legal actions, valid while ``legal_key`` matches.
         self.ticks = 0
@@ -65,14 +72,13 @@ class Engine:
         self.deferred: tuple[Any, ...] | None = None
         self.deferred_n = 0
         self.defer_base: State | None = None
-        # ``record(rec)`` publishes the event ``rec[0](*rec[1:])`` (``rec`` is ``(class, *fields)``),
-        # built only if someone reads it. What it is follows the listeners (``refresh_hot``):
-        # with no subscriber, the log's own ``append`` (the log keeps ``rec`` as it is and
-        # ``events`` builds the event on read; the ring is cut at the end of the loop and of
-        # the call, ``trim_log``); with one, a method that builds the event and emits it.
+        # ``record(ev)`` publishes an event (the primitives build it only ``if e.hot``: someone
+        # listens or keeps the log). What it is follows the listeners (``refresh_hot``): with
+        # no subscriber, the log's own ``append`` (the ring is cut at the end of the loop and of
+        # the call, ``trim_log``); with one, ``emit``.
         self.hot = logging
         # (what refresh_hot picks for a new engine: no subscriber, a log of its own)
-        self.record: Callable[[Record], None] = self.log.append if logging else _ignore
+        self.record: Callable[[Event], None] = self.log.append if logging else _ignore
 
     # ------------------------------------------------------------ events
     def emit(self, ev: Event) -> None:
@@ -89,7 +95,7 @@ class Engine:
             if hs or ha:
                 self.deliver(ev, tuple(hs or ()) + tuple(ha or ()))
 
-    def own_log(self) -> list[LogEntry]:
+    def own_log(self) -> list[Event]:
         """The event log, copied first if a clone shares it (so clone() is O(1))."""
         if self.log_shared:
             self.log = self.log.copy()
@@ -102,6 +108,7 @@ class Engine:
         others and the wave still run) and the facade call raises it as HandlerError."""
         was = self.busy
         self.busy = True
+        self.roles_unit = None  # (a handler may change a live unit's statuses by hand)
         try:
             for h in handlers:
                 try:
@@ -112,14 +119,10 @@ class Engine:
         finally:
             self.busy = was
 
-    def _emit_record(self, rec: Record) -> None:
-        """``record`` with a subscriber: the event is built and published now."""
-        self.emit(rec[0](*rec[1:]))
-
-    def _unshare_record(self, rec: Record) -> None:
+    def _unshare_record(self, ev: Event) -> None:
         """``record`` while a clone shares the log: copy it first (``own_log`` rebinds
         ``record`` to the copy's ``append``)."""
-        self.own_log().append(rec)
+        self.own_log().append(ev)
 
     def trim_log(self) -> None:
         """Past ``log_cap`` events, drop the oldest, keeping the newest half (a ring)."""
@@ -128,12 +131,8 @@ class Engine:
             del log[: len(log) - self.log_cap // 2]
 
     def events(self) -> list[Event]:
-        """The event log with every compact record built into its event (in place, once)."""
-        log = self.log
-        for i, x in enumerate(log):
-            if isinstance(x, tuple):
-                log[i] = x[0](*x[1:])
-        return log  # type: ignore[return-value]  # every entry is an Event now
+        """The event log."""
+        return self.log
 
     @property
     def logging(self) -> bool:
@@ -150,7 +149,7 @@ class Engine:
         listening) and what ``record`` is."""
         self.hot = (self._logging and self.deferred is None) or any(self.subs.values())
         if self.subs:
-            self.record = self._emit_record
+            self.record = self.emit
         elif not self._logging or self.deferred is not None:
             self.record = _ignore  # (callers check ``hot`` first: a record nobody keeps)
         elif self.log_shared:
@@ -161,8 +160,14 @@ class Engine:
     # ------------------------------------------------------------ frames
     def run(self) -> None:
         """Run frames until the stack is empty or a Choice, Wait or Gate pauses the wave."""
-        s = self.s
         self.ticks += 1
+        self.roles_unit = None  # (a caller may have changed a live unit's statuses by hand)
+        self.loop()
+
+    def loop(self) -> None:
+        """``run`` without counting a run: what a caller that ran the top frame itself goes on
+        with (gcs/steps/runner.py ``start``)."""
+        s = self.s
         stack = s.stack
         handlers = HANDLERS
         limit = self.step_limit
@@ -177,6 +182,23 @@ class Engine:
                 )
         if len(self.log) > self.log_cap:
             self.trim_log()
+
+    def push(self, kind: int, pc: int, data: Any, ctx: Ctx | None = None) -> Frame:
+        """A new frame of a procedure or a draw (no node) on top of the stack."""
+        f = Frame(kind, None, pc, data, ctx)
+        self.s.stack.append(f)
+        return f
+
+    def count(self) -> None:
+        """One engine step the loop would count here (a handler call the runner saves it),
+        with the loop's step guard."""
+        s = self.s
+        s.steps += 1
+        if s.steps > self.step_limit:
+            raise StepLimitError(
+                f"battle exceeded {self.step_limit} engine steps without ending "
+                f"(turn {s.turn}, phase {s.phase.name}); a behaviour probably loops"
+            )
 
     def charge(self, n: int, what: str) -> None:
         """Count ``n`` units of work done inside one step against the step guard (before
@@ -221,27 +243,36 @@ class Engine:
 
 
 def _register() -> None:
-    from .battle import cards, cycle, phases, play
+    """The one place that says which handler runs each frame kind (the runner for the seed
+    procedures, with their step tables; the interpreter for behaviour frames) and which
+    executor runs each node kind."""
+    from .battle import cards
     from .battle import frames as K
-    from .flow import actions, interp
+    from .interp import card_actions, pause, run, unit_actions
+    from .steps import runner
+    from .steps.battle_end import BATTLE_LOST, BATTLE_WON
+    from .steps.enemy_phase import ENEMY_PHASE, ENEMY_TURN
+    from .steps.play import PLAY
+    from .steps.start import START_BATTLE
+    from .steps.turn_end import END_PLAYER_TURN, step_hand_end
+    from .steps.turn_start import PLAYER_TURN_START
 
+    for proc in (START_BATTLE, PLAYER_TURN_START, END_PLAYER_TURN, ENEMY_PHASE, ENEMY_TURN, PLAY,
+                 BATTLE_WON, BATTLE_LOST):
+        runner.PROCEDURES[proc.kind] = proc
+        HANDLERS[proc.kind] = runner.run
     HANDLERS.update({
-        K.ENTRY: interp.step_entry,
-        K.NODE: interp.step_node,
-        K.CHOICE: interp.step_choice,
+        K.ENTRY: run.step_entry,
+        K.NODE: run.step_node,
+        K.CHOICE: run.step_choice,
+        K.EACH: card_actions.step_each,
+        K.DAMAGE: unit_actions.step_damage,
         K.DRAW: cards.step_draw,
-        K.EACH: interp.step_each,
-        K.DAMAGE: actions.step_damage,
-        K.PLAY: play.step_play,
-        K.START: phases.step_start,
-        K.TURN_START: phases.step_turn_start,
-        K.TURN_END: cycle.step_turn_end,
-        K.ENEMY_PHASE: phases.step_enemy_phase,
-        K.ENEMY_TURN: phases.step_enemy_turn,
-        K.WON: phases.step_won,
-        K.LOST: phases.step_lost,
-        K.HAND_END: phases.step_hand_end,
+        K.HAND_END: step_hand_end,
     })
+    for table in (run.CONTROL, pause.PAUSING, card_actions.CARD_ACTIONS, unit_actions.UNIT_ACTIONS):
+        run.EXEC.update(table)
+    run.STEP.update(run.COMPOSITES)
 
 
 _register()

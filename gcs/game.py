@@ -13,52 +13,22 @@ from .battle import cards as C
 from .battle import run as R
 from .battle.hidden import redraw
 from .battle.hooks import effective_cost
-from .battle.phases import finish_battle
-from .battle.play import check_instance, play_from_hand
-from .battle.refusals import play_guard
-from .battle.rewards import apply as apply_reward_to_run
-from .battle.start import begin_battle
-from .battle.state import (
-    CHOICE,
-    GATE,
-    NO_PAUSE,
-    WAIT,
-    CardInstance,
-    MasterEntry,
-    Reward,
-    State,
-    Unit,
-)
+from .battle.refusals import battle_error, battle_instance, call_error, idle_error, play_guard
+from .battle.state import CHOICE, NO_PAUSE, CardInstance, MasterEntry, Reward, State, Unit
 from .content.db import Content
-from .content.defs import CharacterDef, EncounterDef, GameCard
+from .content.defs import EncounterDef, GameCard
 from .enums import BattlePhase, DrawPilePosition, Pile, PileScope, TargetMode
-from .errors import (
-    BusyError,
-    GameError,
-    NoBattleError,
-    RewardError,
-    RunOverError,
-)
-from .events import EffectResumed, Event
-from .flow.choice import answer_choice
+from .errors import BusyError, GameError, RewardError
+from .events import Event
 from .guard import guard_class, unreadable
 from .lazylog import defer, materialize, restart
 from .rng import derive
 from .rules import BattleRules
+from .steps import waves
+from .steps.play import play_from_hand
 
 E = TypeVar("E", bound=Event)
 DEFAULT_RULES = BattleRules()  # frozen: one instance serves every game built without rules
-# The starting master deck of a character, as ``add_entry`` built it for the first game of that
-# (content, character): later games copy the list (content is immutable and a MasterEntry is a
-# value). Keyed by the definition's id; the objects kept in the value make the key safe.
-_STARTING_DECKS: dict[int, tuple[Content, CharacterDef, tuple[MasterEntry, ...]]] = {}
-
-
-def _check_pile(pile: object, position: object) -> None:
-    if not isinstance(pile, PileScope):
-        raise GameError(f"pile must be a PileScope, got {pile!r}")
-    if not isinstance(position, DrawPilePosition):
-        raise GameError(f"position must be a DrawPilePosition, got {position!r}")
 
 
 class PendingChoice:
@@ -99,54 +69,31 @@ class Game:
         state.seed = seed
         self._e = _engine.Engine(content, state, self.rules, logging=log_events,
                                  presenter=presenter)
-        self._char: CharacterDef | None = None
-        if character is None and content.characters:
-            character = min(content.characters)  # the first in sorted order
-        if character is not None:
-            ch = content.character(character)
-            self._char = ch
-            state.character = ch.id
-            state.hp = state.max_hp = ch.max_hp
-            state.gold = ch.gold
-            known = _STARTING_DECKS.get(id(ch))
-            if known is not None and known[0] is content and known[1] is ch:
-                state.master = list(known[2])  # what the loop below makes, built once
-                state.next_entry += len(known[2])
-            else:
-                self._e.logging = False
-                for d in ch.starting_deck:
-                    for _ in range(d.count):
-                        R.add_entry(self._e, d.card, d.upgraded)
-                self._e.logging = log_events
-                if len(_STARTING_DECKS) >= 64:
-                    _STARTING_DECKS.clear()  # a bound for processes that load many packs
-                _STARTING_DECKS[id(ch)] = (content, ch, tuple(state.master))
-        else:
-            state.hp = state.max_hp = 80
+        self._char = R.begin_run(self._e, character)
         if log_events:
             defer(self._e, None)  # nothing is recorded until the log is read (gcs/lazylog.py)
 
     # ------------------------------------------------------------ internals
+    # (when a call raises is decided by the refusal table, gcs/battle/refusals.py)
     def _begin(self) -> _engine.Engine:
         e = self._e
-        if e.busy:
-            raise BusyError("the runtime is resolving an effect; call it after the event handler")
+        err = call_error(e)
+        if err is not None:
+            raise err
         return e
 
     def _battle(self) -> _engine.Engine:
-        e = self._begin()
-        if not e.s.active:
-            raise NoBattleError("no battle is active (call start_battle first)")
+        e = self._e
+        err = battle_error(e)
+        if err is not None:
+            raise err
         return e
 
     def _idle(self) -> _engine.Engine:
-        e = self._battle()
-        if e.s.pause != NO_PAUSE:
-            raise GameError(
-                "an effect is waiting (Choice, Wait or Animation Gate); resolve it first")
-        if e.s.rewards is not None:
-            raise RewardError("the battle is won and a reward is offered: take or skip it "
-                              "first (cards cannot be drawn, added or moved now)")
+        e = self._e
+        err = idle_error(e)
+        if err is not None:
+            raise err
         return e
 
     def _live(self) -> None:
@@ -194,7 +141,7 @@ class Game:
     @property
     def waiting_kind(self) -> str | None:
         """``"choice"``, ``"wait"``, ``"gate"`` or None."""
-        return {CHOICE: "choice", WAIT: "wait", GATE: "gate"}.get(self._e.s.pause)
+        return _agent.WAITING.get(self._e.s.pause)
 
     @property
     def energy(self) -> int:
@@ -322,20 +269,7 @@ class Game:
                else self.content.encounter(encounter))
         for eid in enc.enemy_ids():
             self.content.enemy(eid)
-        s = e.s
-        if s.rewards is not None:  # (its BattleEnded is still to come: the reward decides it)
-            raise RewardError("start_battle: the last battle is won and its reward is offered: "
-                              "take it (apply_reward) or skip it (skip_reward) first; that "
-                              "publishes its BattleEnded")
-        if s.result is False and not s.active:
-            raise RunOverError("start_battle: the run is over: its last battle was lost (run HP "
-                               "0); a new run is a new Game")
-        e.busy = True
-        try:
-            begin_battle(e, enc, self._char, self.seed)
-            e.run()
-        finally:
-            e.busy = False
+        waves.start_battle(e, enc, self._char, self.seed)  # (refused first: ``start_error``)
 
     def can_play_card(self, card: CardInstance) -> bool:
         """Could this card be played now (the target is chosen after)? False for every state
@@ -359,63 +293,31 @@ class Game:
         inst, t, why = play_guard(e, card, target)
         if why is not None:
             return False
-        play_from_hand(e, inst, t, None)  # commit_play, then e.run() (under the busy flag)
+        play_from_hand(e, inst, t)
         return True
 
     def end_player_turn(self) -> bool:
         """Run EndPlayerTurn steps 1-6 and the enemy phase; False (no change) if not allowed now."""
-        return _agent.end_turn(self._e)
+        return waves.end_turn(self._e)
 
     def choose(self, selection: Sequence[Any] | Any) -> None:
         """Answer the open Choice with candidates (or their indices); wrong answers raise."""
-        e = self._battle()
-        answer_choice(e, selection)
-        _agent.run_wave(e)
+        waves.choose(self._battle(), selection)
 
     def advance_time(self, seconds: float) -> bool:
         """Advance the game clock; a finished Wait resumes its wave. True if one resumed."""
         e = self._begin()
-        left = checks.seconds("advance_time", "seconds", seconds)
-        s = e.s
-        resumed = False
-        # A Wait that ends inside the advanced span resumes at its own end time; the rest of
-        # the span then counts towards the next Wait that its wave starts.
-        while s.pause == WAIT and left + 1e-9 >= s.wait_left:
-            left = max(0.0, left - s.wait_left)
-            s.clock += s.wait_left
-            s.wait_left = 0.0
-            s.pause = NO_PAUSE
-            if e.hot:
-                e.emit(EffectResumed("wait"))
-            _agent.run_wave(e)
-            resumed = True
-        if s.pause == WAIT:
-            s.wait_left -= left
-        s.clock += left
-        return resumed
+        return waves.advance_time(e, checks.seconds("advance_time", "seconds", seconds))
 
     def complete_animation(self, gate: str | None = None) -> bool:
         """Open the pending Animation Gate (any, or the one named); True if one opened."""
         e = self._begin()
         checks.text("complete_animation", "gate", gate, optional=True)
-        s = e.s
-        if s.pause != GATE or (gate is not None and gate != s.gate):
-            return False
-        s.pause = NO_PAUSE
-        s.gate = ""
-        if e.hot:
-            e.emit(EffectResumed("gate"))
-        _agent.run_wave(e)
-        return True
+        return waves.complete_animation(e, gate)
 
     def settle(self) -> None:
         """Finish every pending Wait and Animation Gate at once (the headless clock)."""
-        s = self._e.s
-        while s.pause in (WAIT, GATE):
-            if s.pause == WAIT:
-                self.advance_time(s.wait_left)
-            else:
-                self.complete_animation()
+        waves.settle(self._begin())
 
     def apply_reward(self, reward: Reward | int) -> None:
         """Take one offered reward (or its index); publishes the final BattleEnded."""
@@ -429,23 +331,14 @@ class Game:
             reward = s.rewards[reward]
         if reward not in s.rewards:
             raise RewardError(f"{reward} was not offered")
-        e.busy = True
-        try:
-            apply_reward_to_run(e, reward)
-            finish_battle(e, won=True, reward=str(reward))
-        finally:
-            e.busy = False
+        waves.take_reward(e, reward)
 
     def skip_reward(self) -> None:
         """Take no reward; publishes the final BattleEnded (reward None), then the battle closes."""
         e = self._battle()
         if e.s.rewards is None:
             raise RewardError("no reward is offered")
-        e.busy = True
-        try:
-            finish_battle(e, won=True)
-        finally:
-            e.busy = False
+        waves.skip_reward(e)
 
     # ------------------------------------------------------------ cards
     def get_active_card(self, instance: CardInstance) -> GameCard:
@@ -483,15 +376,8 @@ class Game:
         e = self._idle()
         checks.integer("draw_cards", "count", count, 0, checks.MAX_COUNT)
         before = len(e.s.drawn)
-        C.push_draw(e, count, automatic=False)
-        e.busy = True
-        try:
-            e.run()
-            drawn = len(e.s.drawn) - before  # counted before a requested turn end runs
-            _agent.settle_wave(e)
-        finally:
-            e.busy = False
-        return drawn
+        return waves.run_busy(e, lambda: C.push_draw(e, count, automatic=False),
+                              lambda: len(e.s.drawn) - before)  # (before a requested turn end)
 
     def add_card_to_hand(self, card: GameCard | str, upgraded: bool = False) -> CardInstance:
         """Create an instance in hand (a full hand sends it to Discard with the lifecycle)."""
@@ -503,33 +389,22 @@ class Game:
         """Create an instance directly in a pile: placement, not a discard/exhaust lifecycle."""
         e = self._idle()
         d = self._card_def(card, "add_card_to_pile")
-        _check_pile(pile, position)
+        checks.pile_and_position(pile, position)
         checks.boolean("add_card_to_pile", "upgraded", upgraded)
         if pile in (PileScope.MASTER, PileScope.ALL):
             raise GameError(
                 f"cannot create a battle card in {pile.name}; use add_card_to_master_deck")
-        e.busy = True
-        try:
-            inst = C.create(e, d, pile, position, bool(upgraded))
-            e.run()
-            _agent.settle_wave(e)
-        finally:
-            e.busy = False
-        return inst
+        made: list[CardInstance] = []
+        waves.run_busy(e, lambda: made.append(C.create(e, d, pile, position, bool(upgraded))))
+        return made[0]
 
     def move_card_to_pile(self, instance: CardInstance, pile: PileScope,
                           position: DrawPilePosition = DrawPilePosition.TOP) -> None:
         """Move with the full lifecycle; to its own pile is a no-op; MASTER/ALL remove it."""
         e = self._idle()
-        inst = check_instance(e, instance)
-        _check_pile(pile, position)
-        e.busy = True
-        try:
-            C.move(e, inst, pile, position)
-            e.run()
-            _agent.settle_wave(e)
-        finally:
-            e.busy = False
+        inst = battle_instance(e, instance)
+        checks.pile_and_position(pile, position)
+        waves.run_busy(e, lambda: C.move(e, inst, pile, position))
 
     def shuffle_draw_pile(self) -> None:
         """Shuffle the draw pile (seeded); publishes DrawPileShuffled."""
@@ -607,7 +482,7 @@ class Game:
     def legal_actions(self) -> list[_agent.Action]:
         """Every legal input now, sorted and deterministic (see gcs.agent)."""
         try:  # (``read_guarded``, written out: an agent loop reads this at every decision)
-            return _agent.legal_actions(self)
+            return _agent.legal_actions(self._e)
         except GameError:
             raise
         except Exception as exc:
@@ -616,12 +491,12 @@ class Game:
     def apply(self, action: _agent.Action | str) -> None:
         """Perform a legal action, then settle Waits/Gates; IllegalActionError changes nothing."""
         # an Action as such needs no conversion (check_action returns it unchanged)
-        _agent.apply(self, action if type(action) is _agent.Action
-                     else _agent.check_action(self, action))
+        _agent.apply(self._e, action if type(action) is _agent.Action
+                     else _agent.check_action(action))
 
     def observation(self) -> dict[str, Any]:
         """What the player may see (no draw order, no RNG state)."""
-        return _agent.observation(self)
+        return _agent.observation(self._e)
 
     # ------------------------------------------------------------ copies and saves
     def clone(self) -> Game:
@@ -665,10 +540,11 @@ class Game:
         """A complete save (run, battle, paused effects) as JSON-compatible data."""
         from .battle.save import dump
 
-        if self._e.busy:
+        e = self._e
+        if e.busy:
             raise BusyError("to_json() inside an event handler: the wave is mid-step; save "
                             "after the call that runs it returns")
-        return dump(self)
+        return dump(self.content, self.seed, self.rules, e.logging, e.presenter, e.s)
 
     @classmethod
     def from_json(cls, content: Content, data: dict[str, Any], *,
@@ -679,7 +555,14 @@ class Game:
 
         checks.instance_of("from_json", "content", content, Content, "a gcs.Content")
         checks.boolean("from_json", "allow_other_content", allow_other_content)
-        g = load(cls, content, data, allow_other_content=allow_other_content)
+        d = load(content, data, allow_other_content=allow_other_content)
+        g = cls.__new__(cls)
+        g.seed = d.seed
+        g.content = content
+        g.rules = d.rules
+        g._char = content.characters.get(d.state.character)
+        g._e = _engine.Engine(content, d.state, d.rules, logging=d.logging,
+                              presenter=d.presenter)
         if g._e.logging:
             defer(g._e, g._e.s.clone())  # (the calls from now on run from the loaded state)
         return g

@@ -166,8 +166,8 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
         e: Engine | None = self.__dict__.get("_e")
         plain = type(action) is Action
         if e is None or e.busy or e.depth:
-            if plain:
-                _apply(self, action)
+            if plain and e is not None:
+                _apply(e, action)
             else:
                 fn(self, action)
             return
@@ -180,8 +180,9 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
             made: Call = ("apply", (action,), NO_KW)
             ticks = e.ticks
             e.depth = 1
+            e.roles_unit = None  # (as ``_begin``)
             try:
-                _apply(self, action)
+                _apply(e, action)
             except Exception as exc:
                 raise _failed(self, e, 0, ticks, exc, "apply", made)  # noqa: B904 (it chains itself)
             e.depth = 0
@@ -208,7 +209,7 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
         _begin(e, deferred, "apply")
         try:
             if plain:
-                _apply(self, action)
+                _apply(e, action)
             else:
                 fn(self, action)
         except Exception as exc:
@@ -236,7 +237,9 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
 def _begin(e: Engine, deferred: tuple[Any, ...] | None, name: str) -> None:
     """Enter an outermost guarded call: checkpoint the state if there is none, count the call
     in progress. While the log is ``deferred`` its calls and base are the journal and the
-    checkpoint (a restore replays them), so no clone is taken."""
+    checkpoint (a restore replays them), so no clone is taken. The status roles read before
+    are forgotten (the caller may have changed a live unit by hand since)."""
+    e.roles_unit = None
     if e.ckpt is None and deferred is None:
         try:
             e.ckpt = e.s.clone()

@@ -17,8 +17,8 @@ from collections import Counter
 from act1_support import near as bound
 
 import gcs
-from gcs.battle.start import roll_enemies
 from gcs.rng import Rng, derive
+from gcs.steps.start import roll_enemies
 
 C = gcs.builtin_content()
 N = 20_000

@@ -19,9 +19,9 @@ import gcs
 from gcs import events as ev
 from gcs.battle import combat
 from gcs.battle.intents import choose_move, plan_intent
-from gcs.battle.start import roll_enemies
 from gcs.enums import BattlePhase
 from gcs.rng import Rng, derive
+from gcs.steps.start import roll_enemies
 
 C = gcs.builtin_content()
 N = 20_000

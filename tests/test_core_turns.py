@@ -253,6 +253,25 @@ def test_end_turn_hand_rule_persist_keeps_every_card_and_exhausts_ethereal() -> 
     assert g.hand() == [a, r] and g.discard_pile() == []
 
 
+def _kept_after_end_turn(rule: HandDiscardRule | None, game_rule: HandDiscardRule) -> bool:
+    """Whether a plain card stays in hand over End Turn, for an encounter's and the game's rule."""
+    enc = EncounterDef("enc", "Enc", ("dummy",), hand_discard=rule)
+    rules = gcs.BattleRules(starting_hand_size=0, draw_per_turn=0, hand_discard=game_rule)
+    g = start(t_pack(encounters=[enc]), ["zero"] * 10, encounter="enc", rules=rules)
+    a = g.add_card_to_hand("w_plain")
+    g.end_player_turn()
+    return g.hand() == [a]
+
+
+def test_end_turn_hand_rule_is_the_encounters_own_else_the_games() -> None:
+    # issue 30: the Game's BattleRules.hand_discard applies when the encounter sets none
+    assert _kept_after_end_turn(None, HandDiscardRule.PERSIST)
+    assert not _kept_after_end_turn(None, HandDiscardRule.DISCARD_ON_TURN_END)
+    # an encounter's own rule wins over the Game's, both ways
+    assert not _kept_after_end_turn(HandDiscardRule.DISCARD_ON_TURN_END, HandDiscardRule.PERSIST)
+    assert _kept_after_end_turn(HandDiscardRule.PERSIST, HandDiscardRule.DISCARD_ON_TURN_END)
+
+
 def test_end_turn_ethereal_wins_over_retain() -> None:
     g = empty_hand_game()
     s = g.add_card_to_hand("spectral")

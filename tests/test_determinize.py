@@ -13,6 +13,7 @@ import pytest
 import gcs
 from gcs import DrawPilePosition, Game, PileScope
 from gcs.agents import HeuristicAgent
+from gcs.battle.save_format import FORMAT
 from gcs.errors import BusyError, GameError, SaveError
 from gcs.rng import Rng
 
@@ -266,14 +267,14 @@ def test_saves_keep_the_known_places_and_load_the_old_format() -> None:
     g = battle(seed=15)
     g.add_card_to_pile("wound", PileScope.DRAW, DrawPilePosition.TOP)
     data = g.to_json()
-    assert data["format"] == 3 and data["state"]["known"] == [1, 0]
+    assert data["format"] == FORMAT and data["state"]["known"] == [1, 0]
     assert Game.from_json(C, data)._e.s.known_top == 1
     old = copy.deepcopy(data)
     old["format"] = 2
     del old["state"]["known"]
     loaded = Game.from_json(C, old)
     assert (loaded._e.s.known_top, loaded._e.s.known_bottom) == (0, 0)
-    assert loaded.to_json()["format"] == 3
+    assert loaded.to_json()["format"] == FORMAT
     for known in ([len(data["state"]["draw"]), 1], [-1, 0], [0], "x"):
         bad = copy.deepcopy(data)
         bad["state"]["known"] = known

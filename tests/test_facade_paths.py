@@ -175,6 +175,7 @@ def test_the_apply_guard_restores_and_chains_as_every_guarded_call(monkeypatch: 
         step(e, f)
 
     monkeypatch.setitem(HANDLERS, K.TURN_END, broken)
+    g._e.stepwise = True  # (frame by frame: the turn end's frame is run by the loop's handler)
     for action in (END_ACTION, "end"):
         armed.append(True)
         with pytest.raises(gcs.GameError, match="internal error in apply: ZeroDivisionError") as err:
@@ -187,7 +188,7 @@ def test_the_apply_guard_restores_and_chains_as_every_guarded_call(monkeypatch: 
 
 
 def test_apply_end_is_end_player_turn() -> None:
-    """``apply(end)`` runs the compiled ``agent.end_turn``; the facade call runs the same."""
+    """``apply(end)`` and the facade call run the same engine function (``steps.waves``)."""
     for enc in sorted(gcs.builtin_content().encounters):
         a = Game(gcs.builtin_content(), seed=9)
         a.start_battle(enc)
@@ -284,7 +285,7 @@ def test_state_size_counts_the_state_not_the_content() -> None:
 def test_starting_deck_is_built_once_per_content_and_character_as_add_entry_builds_it() -> None:
     from minipack import mini
 
-    from gcs import game as game_module
+    from gcs.battle import run as game_module
 
     content = gcs.builtin_content()
     game_module._STARTING_DECKS.clear()

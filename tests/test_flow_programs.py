@@ -23,11 +23,11 @@ from gcs.content.db import Content
 from gcs.content.defs import DeckEntry
 from gcs.enums import CardType, TargetMode
 from gcs.errors import StepLimitError
-from gcs.flow import interp
 from gcs.flow import nodes as N
 from gcs.flow import program as P
 from gcs.flow.exprs import CardSel, Compare, Var
 from gcs.game import Game
+from gcs.interp import run as interp
 from gcs.lazylog import materialize
 from gcs.rng import Rng
 from gcs.sim.runner import play_battle

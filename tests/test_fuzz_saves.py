@@ -17,6 +17,7 @@ from fuzz_support import Outcomes, data_paths, garbage
 from test_flow_saves import PACK, act, new_game, next_action
 
 import gcs
+from gcs.battle import frames as K
 from gcs.errors import GameError, SaveError
 from gcs.game import Game
 
@@ -300,14 +301,15 @@ def test_a_wave_paused_in_a_phase_runs_on_that_phases_frame_at_the_bottom() -> N
              "player_phase")
     # a second step frame above the phase's own
     data = _base("wait", "enemy_phase")
-    data["state"]["stack"].insert(1, [10, None, 1, None, -1])
+    data["state"]["stack"].insert(1, [K.ENEMY_PHASE, None, K.ENEMY_PHASE_TURNS, None, -1])
     _refused(data, "$.state.stack[1]", "above other frames")
 
 
 def test_an_enemy_turn_frame_outside_the_enemy_phase_is_refused() -> None:
     data = _base("wait", "enemy_phase")
     data["state"]["phase"] = "player_turn_end"
-    data["state"]["stack"][0] = [9, None, 1, None, -1]  # (the turn end's frame in its place)
+    # (the turn end's frame in its place)
+    data["state"]["stack"][0] = [K.TURN_END, None, K.TURN_END_CARDS, None, -1]
     _refused(data, "$.state.stack[1]", "the enemy_turn frame runs only in phase enemy_phase, "
              "not player_turn_end")
 
@@ -318,6 +320,6 @@ def test_a_delayed_continuation_starts_with_its_entry_and_holds_no_step_frame() 
     bad = copy.deepcopy(data)
     del bad["state"]["delayed"][0][2][0]
     _refused(bad, "$.state.delayed[0][2]", "starts with its behaviour entry's frame")
-    frames.append([8, None, 1, None, -1])
+    frames.append([K.TURN_START, None, K.TURN_START_PLAYED, None, -1])
     _refused(data, "$.state.delayed[0][2][2]", "the turn_start frame cannot wait")
 

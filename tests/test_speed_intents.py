@@ -13,7 +13,8 @@ import random
 from test_units_support import encounter, enemy, game, idle, pack, status
 
 from gcs.battle import intents
-from gcs.battle.combat import attack_damage, display
+from gcs.battle.folds import attack_damage
+from gcs.battle.intents import display
 from gcs.content.defs import AiDef, Modifier, WeightedMove
 
 MOVES = ("a", "b", "c", "d")

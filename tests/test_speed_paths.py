@@ -1,5 +1,5 @@
-"""The engine's shortcuts play the same game as the long way round: the event log kept as
-compact records (built on read), and the fused turn cycle (checked against the step tables)."""
+"""The engine's shortcuts play the same game as the long way round: the event log (events built
+only when someone keeps or receives them) and the legal actions cached until the battle changes."""
 
 from __future__ import annotations
 

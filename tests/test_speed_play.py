@@ -1,7 +1,7 @@
 """A play's shortcuts play the same game as the long way round.
 
 * Legal actions (a tight loop with the plain playability check inlined) are exactly the
-  candidate actions that the refusals (``_why_illegal``, the same checks as ``apply``) allow.
+  candidate actions that the refusal table (``agent.action_refusal``, what ``apply`` checks) allows.
 * The status shortcuts of a play: a hit that no status of its target reacts to skips the
   status entry scans, a fold skips a unit with no status, the On Play scan skips units with
   no status. A twin whose content lists every status as reacting, modifying and answering On
@@ -13,7 +13,8 @@
   leaving the hand without ``detach``, a single-action On Play started without
   ``start_entry``, the discard without ``place``, an attack between units with no status
   without ``attack_damage``, a card's block without ``units_of`` and ``block_amount``): a
-  twin whose plays call every helper (and run their PLAY frame) plays the same game.
+  twin whose plays call every helper plays the same game.
+* Legal actions' inlined cost check agrees with the play gate it stands for.
 """
 
 from __future__ import annotations
@@ -22,24 +23,27 @@ import contextlib
 import random
 from collections.abc import Iterator
 
-from test_speed_turns import _content, _decks, _play_twins
+from steps_support import decks as _decks
+from steps_support import lifecycle_pack as _content
+from steps_support import play_pair as _play_twins
 
 import gcs
 from gcs import agent
-from gcs import events as ev
 from gcs.agent import Action
-from gcs.battle import cards, phases, play
 from gcs.battle import frames as K
-from gcs.battle.combat import attack_damage, block_amount, deal_damage, gain_block
+from gcs.battle import play, refusals
+from gcs.battle.combat import deal_damage, gain_block
+from gcs.battle.folds import attack_damage, block_amount
+from gcs.battle.hooks import hooks_possible
 from gcs.battle.state import Ctx, Frame
 from gcs.content.db import Content
 from gcs.content.loader import BUILTIN, load_content
-from gcs.engine import HANDLERS
-from gcs.enums import KW_EXHAUST, Pile, PileScope, TargetMode
+from gcs.enums import TargetMode
 from gcs.errors import GameError
-from gcs.flow import actions, interp
 from gcs.flow import nodes as N
-from gcs.flow.values import units_of, val
+from gcs.interp import run as interp
+from gcs.interp import unit_actions as actions
+from gcs.interp.values import units_of, val
 from gcs.sim.policies import RandomPolicy
 
 
@@ -52,9 +56,9 @@ def _candidates(g: gcs.Game) -> list[Action]:
         single = s.cards[uid].active.target is TargetMode.SINGLE_ENEMY
         for t in (range(enemies) if single else (-1,)):
             a = Action.play(i, t)
-            if agent._why_illegal(g, a) is None:
+            if agent.action_refusal(g._e, a) is None:
                 out.append(a)
-    if agent._why_illegal(g, Action.end()) is None:
+    if agent.action_refusal(g._e, Action.end()) is None:
         out.append(Action.end())
     return out
 
@@ -224,65 +228,19 @@ def _helper_block(e: gcs.engine.Engine, node: N.GainBlock, ctx: Ctx) -> None:
         gain_block(e, u, amount if ctx.status else block_amount(e, amount, u))
 
 
-def _helper_step_play(e: gcs.engine.Engine, f: Frame) -> None:
-    """``play.step_play`` calling ``start_entry``, ``_status_on_play`` and ``place`` (the code
-    its inlined steps stand for)."""
-    s = e.s
-    stack = s.stack
-    ctx = f.ctx
-    assert ctx is not None
-    uid = f.data[0]
-    if f.pc == 0:
-        f.pc = 1
-        inst = s.cards.get(uid)
-        node = None if inst is None else inst.active.on_play
-        if node is not None:
-            interp.start_entry(e, node, ctx, inline=True)
-            if stack[-1] is not f or s.pause:
-                return
-    if f.pc == 1:
-        f.pc = 2
-        if play._status_on_play(e, ctx, uid):
-            return
-    if f.pc == 2:
-        f.pc = 3
-        for hook in ctx.hooks:
-            interp.register_hook(e, hook, uid)
-        ctx.hooks.clear()
-        inst = s.cards.get(uid)
-        if inst is not None and inst.pile is Pile.LIMBO:
-            if f.data[3]:
-                cards.move(e, inst, PileScope(f.data[3]))
-            elif KW_EXHAUST in inst.active.keywords:
-                cards.to_exhaust(e, inst, Pile.LIMBO)
-            else:
-                cards.place(e, inst, Pile.DISCARD)
-            if stack[-1] is not f or s.pause:
-                return
-    stack.pop()
-    if f.data[2]:
-        return
-    if not phases.check_end(e) and s.end_turn:
-        s.end_turn = False
-        phases.push_turn_end(e)
-
-
 @contextlib.contextmanager
 def _play_helpers_on() -> Iterator[None]:
     """Plays that call every helper: hooks are always possible (the cost is paid through
-    ``effective_cost``), Deal Damage and the PLAY frame run the helper versions above."""
+    ``effective_cost``), Deal Damage and Gain Block run the helper versions above."""
     names = vars(play)  # (``hooks_possible`` as play.py imported it)
-    saved = (names["hooks_possible"], interp.EXEC[N.DealDamage], interp.EXEC[N.GainBlock],
-             HANDLERS[K.PLAY])
+    saved = (names["hooks_possible"], interp.EXEC[N.DealDamage], interp.EXEC[N.GainBlock])
     names["hooks_possible"] = lambda e: True
     interp.EXEC[N.DealDamage] = _helper_damage
     interp.EXEC[N.GainBlock] = _helper_block
-    HANDLERS[K.PLAY] = _helper_step_play
     try:
         yield
     finally:
-        (names["hooks_possible"], interp.EXEC[N.DealDamage], interp.EXEC[N.GainBlock],
-         HANDLERS[K.PLAY]) = saved
+        (names["hooks_possible"], interp.EXEC[N.DealDamage], interp.EXEC[N.GainBlock]) = saved
 
 
 def test_inlined_play_helpers_play_as_the_helpers() -> None:
@@ -294,9 +252,35 @@ def test_inlined_play_helpers_play_as_the_helpers() -> None:
     for i in range(24):
         deck = [rng.choice(names) for _ in range(rng.randint(5, 15))] + ["strike", "defend", "bash"]
         fast, slow = gcs.Game(bundled, seed=i), gcs.Game(bundled, seed=i)
-        slow.subscribe(ev.Event, lambda _: None)  # its plays run their PLAY frame (the helper)
         for g in (fast, slow):
             g.set_master_deck(deck)
         decisions += _play_twins(fast, slow, encounters[i % len(encounters)], i, 120,
                                  _play_helpers_on)
     assert decisions > 300
+
+
+def test_playable_in_hand_agrees_with_the_play_gate() -> None:
+    """Legal actions' inlined cost check (no hook possible) and the hooked one give what the
+    play gate (``refusals.card_refusal``, through ``effective_cost``) says, for every hand card
+    seen."""
+    content = _content()
+    rng = random.Random(3)
+    checked = {True: 0, False: 0}
+    for i, deck in enumerate(_decks(rng, content)):
+        g = gcs.Game(content, seed=i)
+        g.set_master_deck([*deck, "cheapen", "slash", "fix_cost", "free_now", "more_draw"])
+        g.start_battle("jaw_worm")
+        pol = RandomPolicy(i)
+        for _ in range(60):
+            legal = g.legal_actions()
+            if not legal:
+                break
+            e = g._e
+            if g.phase is gcs.BattlePhase.PLAYER_PHASE and not g.is_waiting:
+                hooks = hooks_possible(e)
+                for inst in g.hand():
+                    assert refusals.playable_in_hand(e, inst, hooks) == (
+                        refusals.card_refusal(e, inst) is None)
+                    checked[hooks] += 1
+            g.apply(pol(g, legal))
+    assert checked[True] > 50 and checked[False] > 50

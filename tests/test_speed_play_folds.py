@@ -10,11 +10,11 @@ plays the same game (``test_speed_play.test_play_status_shortcuts_play_as_the_fu
 
 from __future__ import annotations
 
+from steps_support import lifecycle_pack as _content
 from test_speed_play import _all_statuses_react, _twins_over_random_decks
-from test_speed_turns import _content
 
 import gcs
-from gcs.battle.combat import _fold_unit, attack_damage, block_amount
+from gcs.battle.folds import _fold_unit, attack_damage, block_amount
 from gcs.content.db import Content
 from gcs.content.loader import BUILTIN, load_content
 

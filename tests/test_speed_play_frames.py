@@ -1,12 +1,11 @@
-"""A top-level play without its PLAY frame plays the same game as the frame path.
+"""Plays of every kind play the same game straight through and step by step.
 
-``play.play_from_hand`` (what ``apply`` does with a play) runs the PLAY frame's first step
-itself and makes the frame only when a step has to return to the loop: under the work the On
-Play queued (pc 1), the status On Play branches (pc 2) or the Exhaust lifecycle (pc 3). With a
-subscriber, and for an On Play that may register a card hook as it runs, it takes the frame
-path (``commit_play``, then the loop). A game with a no-op subscriber is therefore the slow
-twin of the same game without one: after every decision both have the same state (the stack
-and the step count included) and the same event log.
+A play's PLAY frame (seed 004 steps 3-5, gcs/steps/play.py) runs its steps in the runner's
+call until one queues work: the On Play's work (the frame then waits at step 3's second part,
+the statuses' On Play branches), the branches, the Exhaust lifecycle. Each card below ends its
+On Play in one of those ways; played in pairs (tests/steps_support.py), the runner's straight
+run and the loop's frame-by-frame run give the same state (the stack and the step count
+included) and the same event log after every decision.
 """
 
 from __future__ import annotations
@@ -15,12 +14,11 @@ import random
 
 from core_support import HAND, mark, pack, seq, watcher
 from minipack import card
-from test_speed_turns import _play_twins, _twins
+from steps_support import pair, play_pair
 
 import gcs
 from gcs import agent
 from gcs.battle import frames as K
-from gcs.battle import play
 from gcs.content.db import Content
 from gcs.content.defs import EncounterDef
 from gcs.enums import Keyword, TargetMode
@@ -66,20 +64,20 @@ def _random_decks(names: list[str], seed: int, n: int) -> list[list[str]]:
     return [[rng.choice(names) for _ in range(rng.randint(4, 14))] for _ in range(n)]
 
 
-def _twin_decisions(content: Content, decks: list[list[str]], encounters: tuple[str, ...],
+def _pair_decisions(content: Content, decks: list[list[str]], encounters: tuple[str, ...],
                     seed: int) -> int:
-    """Each deck on each encounter, without and with a subscriber; the decisions played."""
+    """Each deck on each encounter, straight and step by step; the decisions played."""
     decisions = 0
     for i, deck in enumerate(decks):
         for encounter in encounters:
-            fast, slow = _twins(content, deck, encounter, seed=seed + i)
-            decisions += _play_twins(fast, slow, encounter, seed + i, 120)
+            a, b = pair(content, deck, seed=seed + i)
+            decisions += play_pair(a, b, encounter, seed + i, 120)
     return decisions
 
 
-def _twin_games(content: Content, deck: list[str], seed: int) -> tuple[gcs.Game, gcs.Game]:
-    """The same battle on Jaw Worm without and with a subscriber (the frame path), started."""
-    games = _twins(content, deck, "jaw_worm", seed)
+def _started_pair(content: Content, deck: list[str], seed: int) -> tuple[gcs.Game, gcs.Game]:
+    """The same battle on Jaw Worm straight and step by step, started."""
+    games = pair(content, deck, seed)
     for g in games:
         g.start_battle("jaw_worm")
     return games
@@ -103,52 +101,43 @@ def test_program_flags_say_which_behaviours_register_a_card_hook() -> None:
     assert "hook" in repr(progs[id(content.card("hook_seq").on_play)])
 
 
-def test_top_level_plays_without_their_frame_play_as_the_frame_path() -> None:
+def test_plays_of_every_kind_play_the_same_straight_and_step_by_step() -> None:
     decisions = 0
-    for watching in (False, True):  # with the player's On Play status: the pc 2 park
+    for watching in (False, True):  # with the player's On Play status: its branches queued
         content = _content(watching)
         decks = _random_decks(sorted(content.cards), 31 + watching, 14)
-        decisions += _twin_decisions(content, decks, ("jaw_worm", "two_dummies"), 10 * watching)
+        decisions += _pair_decisions(content, decks, ("jaw_worm", "two_dummies"), 10 * watching)
     assert decisions > 1500
 
 
-def test_bundled_plays_without_their_frame_play_as_the_frame_path() -> None:
+def test_bundled_plays_play_the_same_straight_and_step_by_step() -> None:
     bundled = gcs.builtin_content()
     decks = _random_decks(sorted(bundled.cards), 41, 8)
-    assert _twin_decisions(bundled, decks, tuple(sorted(bundled.encounters)), 0) > 500
+    assert _pair_decisions(bundled, decks, tuple(sorted(bundled.encounters)), 0) > 500
 
 
 def test_a_play_that_pauses_has_its_frame_under_the_paused_work() -> None:
-    """The Choice of an On Play pauses the wave: the PLAY frame (at its next step, 1) is at
-    the bottom, under the On Play's frames, as the frame path has it."""
+    """The Choice of an On Play pauses the wave: the PLAY frame, at step 3's second part (the
+    statuses' On Play branches), is at the bottom, under the On Play's frames."""
     stacks = []
-    for g in _twin_games(_content(False), ["pick", "blank", "blank", "blank", "blank"], 3):
+    for g in _started_pair(_content(False), ["pick", "blank", "blank", "blank", "blank"], 3):
         _play_first(g, "pick")
         assert g.is_waiting
         stacks.append([(f.kind, f.pc) for f in g._e.s.stack])
     assert stacks[0] == stacks[1]
-    assert stacks[0][0] == (K.PLAY, 1) and len(stacks[0]) > 1
+    assert stacks[0][0] == (K.PLAY, K.PLAY_STATUSES) and len(stacks[0]) > 1
 
 
-def test_a_hook_from_an_on_play_waits_for_its_play_on_both_paths() -> None:
+def test_a_hook_from_an_on_play_waits_for_its_play_either_way() -> None:
     """A Register Card Hook in On Play registers once the play's deferred branches are done
-    (step 4): the play takes the frame path, whose PLAY frame the hook waits for."""
+    (step 4): it waits for its play's PLAY frame."""
     logs = []  # (the player's On Play status runs after the On Play, before the hook)
-    for g in _twin_games(_content(True), ["hook_seq", "blank", "blank", "blank", "blank"], 5):
+    for g in _started_pair(_content(True), ["hook_seq", "blank", "blank", "blank", "blank"], 5):
         n = len(g.event_log)
         _play_first(g, "hook_seq")
         assert len(g._e.s.hooks) == 1
         logs.append([type(x).__name__ for x in g.event_log[n:]])
     assert logs[0] == logs[1]
-
-
-def test_play_from_hand_takes_the_frame_path_for_a_hooking_on_play() -> None:
-    content = _content(False)
-    g = gcs.Game(content, seed=1)
-    e = g._e
-    assert play._may_hook(e, content.card("hook_seq").on_play)
-    assert play._may_hook(e, content.card("hook_call").on_play)
-    assert not play._may_hook(e, content.card("combo").on_play)
 
 
 def test_legal_actions_past_the_target_table_are_the_tables_own_where_they_exist() -> None:

@@ -1,12 +1,10 @@
-"""The inlined tests of a play and of the legal actions decide as the helpers they stand for.
+"""The inlined tests of a play and of the legal actions decide as the helpers they stand for,
+and the facts a card derives from its fields are what its fields say.
 
-* ``play_from_hand`` runs with the stack empty (its callers' precondition: a parked PLAY frame
-  goes at 0, and "the step queued work" is "the stack is not empty").
-* Its end test (the player and an enemy alive) says "the battle goes on" exactly when
-  ``check_end`` would find it undecided.
 * ``legal_actions`` asks ``hooks_possible`` only when one of its tests could hold: the hooks
   flag it caches is ``hooks_possible`` itself.
 * ``try_play_card`` plays through ``play_from_hand``: the same game as ``apply`` of that play.
+* A card's ``play_gate`` and ``at_turn_end`` are derived from its fields.
 """
 
 from __future__ import annotations
@@ -14,12 +12,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 
-from test_speed_turns import _content, _decks, _state
+from steps_support import decks as _decks
+from steps_support import lifecycle_pack as _content
+from steps_support import state as _state
 
 import gcs
 from gcs import agent
 from gcs.agent import Action
-from gcs.battle import phases
 from gcs.battle.hooks import hooks_possible
 from gcs.battle.state import GATE, WAIT
 from gcs.enums import TargetMode
@@ -58,39 +57,6 @@ def _drive(g: gcs.Game, encounter: str, seed: int, look: Callable[[Action], None
             g.apply(a)
         except GameError:
             return
-
-
-def _goes_on(e: gcs.engine.Engine) -> bool:
-    """``check_end``'s verdict without its commit (on a copy)."""
-    return not phases.check_end(e.copy(log=False))
-
-
-def test_play_from_hand_runs_with_an_empty_stack_and_its_end_test_is_check_end() -> None:
-    seen = {"plays": 0, "ends": 0}
-    for g, encounter, seed in _games():
-        e = g._e
-        s = e.s
-
-        def look(a: Action, e: gcs.engine.Engine = e, s: gcs.battle.state.State = s) -> None:
-            if a.kind != agent.PLAY:
-                return
-            assert not s.stack and not s.pause  # (apply then calls ``play_from_hand``)
-            seen["plays"] += 1
-            # the inlined end test, as ``play_from_hand`` runs it once the play is complete,
-            # for every way the units could be alive or dead then
-            units = s.units
-            was = [u.alive for u in units]
-            for k in range(1 << len(units)):
-                for i, u in enumerate(units):
-                    u.alive = bool(k >> i & 1)
-                going = units[0].alive and any(u.alive and u.uid for u in units)
-                assert going == _goes_on(e)
-                seen["ends"] += not going
-            for u, alive in zip(units, was, strict=True):
-                u.alive = alive
-
-        _drive(g, encounter, seed, look)
-    assert seen["plays"] > 300 and seen["ends"] > 900
 
 
 def test_legal_actions_cache_the_hooks_possible_flag() -> None:
@@ -172,3 +138,29 @@ def test_a_cards_play_gate_is_what_its_fields_say_and_takes_no_part_in_equality(
     odd = dataclasses.replace(strike, play_gate=PLAY_CHECKED)
     assert odd.play_gate == PLAY_PLAIN_SINGLE and odd == strike and hash(odd) == hash(strike)
     assert "play_gate" not in repr(strike)
+
+
+def test_a_cards_turn_end_rule_is_what_its_keywords_say_and_takes_no_part_in_equality() -> None:
+    import dataclasses
+
+    from gcs.content.defs import AT_TURN_END_DISCARD, AT_TURN_END_EXHAUST, AT_TURN_END_RETAIN
+    from gcs.enums import Keyword
+
+    content = gcs.builtin_content()
+    cards = [*content.cards.values()]
+    cards += [c.upgrade for c in cards if c.upgrade is not None]
+    seen = set()
+    for c in cards:
+        want = (AT_TURN_END_EXHAUST if Keyword.ETHEREAL in c.keywords
+                else AT_TURN_END_RETAIN if Keyword.RETAIN in c.keywords else AT_TURN_END_DISCARD)
+        assert c.at_turn_end == want, c.id
+        seen.add(want)
+    assert AT_TURN_END_DISCARD in seen and AT_TURN_END_EXHAUST in seen
+    strike = content.cards["strike"]
+    both = frozenset({Keyword.ETHEREAL, Keyword.RETAIN})  # (Ethereal wins: seed 004's table)
+    assert dataclasses.replace(strike, keywords=both).at_turn_end == AT_TURN_END_EXHAUST
+    assert dataclasses.replace(strike, keywords=frozenset({Keyword.RETAIN})).at_turn_end == (
+        AT_TURN_END_RETAIN)
+    odd = dataclasses.replace(strike, at_turn_end=AT_TURN_END_RETAIN)
+    assert odd.at_turn_end == AT_TURN_END_DISCARD and odd == strike and hash(odd) == hash(strike)
+    assert "at_turn_end" not in repr(strike)

@@ -2,7 +2,7 @@
 
 EnemyPhase step 3 runs a move whose behaviour is plain (``Content.plain_intents``: hits on the
 player, block for itself, statuses with no On Apply branch) with the combat primitives, without
-its scope or its program's ops (``intents.run_plain_intent``). The twin of a game is the same
+its scope or its program's ops (``steps.enemy_phase.run_plain_intent``). The twin of a game is the same
 game with the table emptied, so that every move goes through ``start_entry`` as before: after
 every decision both must have the same state (the step count included) and the same event log.
 """
@@ -15,15 +15,17 @@ from contextlib import contextmanager
 
 import pytest
 from core_support import mark, pack, seq, watcher
-from test_speed_turns import _play_twins, _state, _step
+from steps_support import play_pair as _play_twins
+from steps_support import state as _state
+from steps_support import step as _step
 
 import gcs
-from gcs.battle import intents, phases
 from gcs.content.db import PLAIN_BLOCK, PLAIN_HIT, PLAIN_STATUS_PLAYER, PLAIN_STATUS_SELF, Content
 from gcs.content.defs import AiDef, EncounterDef, EnemyDef, MoveDef, StatusDef
 from gcs.enums import IntentKind
 from gcs.flow import nodes as N
 from gcs.flow.exprs import UnitSel, Var
+from gcs.steps import enemy_phase
 
 PLAYER = UnitSel("player")
 TARGET = UnitSel("target")
@@ -87,20 +89,20 @@ def _twins(content: Content, deck: list[str], seed: int,
 
 
 # the pure engine: a compiled module calls its functions directly, past any patch
-PURE = hasattr(phases.enemy_turn, "__code__")
+PURE = hasattr(enemy_phase.run_plain_intent, "__code__")
 
 
 def _count_plain(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """What every ``run_plain_intent`` call returned from now on (pure engine only)."""
     seen: list[bool] = []
-    real = intents.run_plain_intent
+    real = enemy_phase.run_plain_intent
 
     def counted(*args: object) -> bool:
         out = real(*args)  # type: ignore[arg-type]
         seen.append(out)
         return out
 
-    monkeypatch.setattr(phases, "run_plain_intent", counted)
+    monkeypatch.setattr(enemy_phase, "run_plain_intent", counted)
     return seen
 
 
@@ -135,7 +137,7 @@ def test_a_plain_move_run_directly_plays_as_the_interpreter_runs_it(
     for i, deck in enumerate(decks):
         for encounter in ("mixer", "mixers", "jaw_worm"):
             fast, slow = _twins(content, deck, seed=31 * i + len(encounter))
-            _play_twins(fast, slow, encounter, seed=i, slow_context=lambda: _interpreted(content))
+            _play_twins(fast, slow, encounter, seed=i, b_context=lambda: _interpreted(content))
     if not PURE:
         assert not seen
     elif player_statuses is not None and "spikes" in player_statuses:
@@ -154,7 +156,7 @@ def test_a_plain_move_run_directly_plays_as_the_interpreter_on_the_bundled_pack(
         encounter = encounters[i % len(encounters)]
         fast, slow = _twins(content, deck, seed=i)
         _play_twins(fast, slow, encounter, seed=i, max_decisions=80,
-                    slow_context=lambda: _interpreted(content))
+                    b_context=lambda: _interpreted(content))
 
 
 def test_a_plain_move_stops_at_the_same_step_as_the_interpreter() -> None:
@@ -164,7 +166,7 @@ def test_a_plain_move_stops_at_the_same_step_as_the_interpreter() -> None:
     for limit in range(30, 120, 2):
         rules = gcs.BattleRules(step_limit=limit)
         fast, slow = _twins(content, ["strike"] * 5 + ["defend"] * 5, seed=limit, rules=rules)
-        _play_twins(fast, slow, "mixers", seed=limit, slow_context=lambda: _interpreted(content))
+        _play_twins(fast, slow, "mixers", seed=limit, b_context=lambda: _interpreted(content))
         out = _step(fast, lambda g: g.end_player_turn())
         with _interpreted(content):
             assert out == _step(slow, lambda g: g.end_player_turn())

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from ..battle.combat import attack_damage
+from ..battle.folds import attack_damage
 from ..battle.state import State, Unit
 from ..enums import (
     ARMOR_HALVE,

@@ -114,7 +114,7 @@ def tried(w: Game, a: Action, depth: int) -> bool:
     """Play ``a`` on the copy ``w`` and answer the Choices it opens; False if the content
     failed doing it (a ``FlowError``, the step guard): that option is not taken."""
     try:
-        apply(w, a)
+        apply(w._e, a)
         settle_choices(w, depth)
     except GameError:
         return False
@@ -127,10 +127,10 @@ def settle_choices(w: Game, depth: int) -> None:
     decision tries at most (options) x ``MAX_ANSWERS`` copies whatever the content nests."""
     s = w._e.s
     while s.pause == CHOICE and s.rewards is None:
-        legal = legal_actions(w)
+        legal = legal_actions(w._e)
         if not legal:
             return
-        apply(w, answer(w, legal, depth) if depth < MAX_NESTED else legal[0])
+        apply(w._e, answer(w, legal, depth) if depth < MAX_NESTED else legal[0])
         depth += 1
 
 

@@ -44,7 +44,7 @@ def hint(game: Game, *, iters: int = DEFAULT_ITERS, ms: float | None = None, see
         raise GameError("hint() inside an event handler: call it after the call that runs it "
                         "returns")
     try:
-        legal = legal_actions(game)
+        legal = legal_actions(game._e)
         if not legal:
             return []
         s = game._e.s

@@ -120,7 +120,7 @@ def search(game: Game, legal: list[Action], seed: int, iterations: int,
             node = first
             expanded = first.visits == 0
             try:
-                apply(world, options[i % n_opts])
+                apply(world._e, options[i % n_opts])
             except GameError:
                 broken = True
                 expanded = True
@@ -128,7 +128,7 @@ def search(game: Game, legal: list[Action], seed: int, iterations: int,
             ws = world._e.s
             if not ws.active or ws.rewards is not None:
                 break
-            wl = legal_actions(world)
+            wl = legal_actions(world._e)
             if not wl:
                 break
             fresh: list[tuple[Action, Node]] = []
@@ -158,7 +158,7 @@ def search(game: Game, legal: list[Action], seed: int, iterations: int,
             path.append(child)
             node = child
             try:
-                apply(world, a)
+                apply(world._e, a)
             except GameError:  # (the content failed on this option: it is worth nothing)
                 broken = True
                 break
@@ -188,7 +188,7 @@ def rollout(world: Game, last_turn: int) -> int:
     s = world._e.s
     n = 0
     while s.active and s.rewards is None and s.player_turns < last_turn:
-        legal = legal_actions(world)
+        legal = legal_actions(world._e)
         if not legal:
             break
         a = legal[0]
@@ -200,7 +200,7 @@ def rollout(world: Game, last_turn: int) -> int:
                     if x.kind == PLAY:
                         a = best_play(world, legal)
                         break
-        apply(world, a)
+        apply(world._e, a)
         n += 1
     return n
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..content.defs import GameCard
+from ..content.roles import ON_DISCARD, ON_DRAWN
 from ..enums import (
     PILE_DISCARD,
     PILE_DRAW,
@@ -39,6 +40,7 @@ from ..events import (
 from ..flow.nodes import Node
 from . import frames as K
 from .hooks import draws_forbidden, hand_size, hooks_possible
+from .roles import roles_of
 from .state import CardInstance, Ctx, Frame, State
 
 if TYPE_CHECKING:
@@ -136,7 +138,7 @@ def remove_from_battle(e: Engine, inst: CardInstance) -> None:
     detach(e, inst)
     inst.pile = PILE_REMOVED
     if e.hot:
-        e.record((CardMoved, inst.uid, inst.card_id, scope_of(old), None))
+        e.record(CardMoved(inst.uid, inst.card_id, scope_of(old), None))
 
 
 def hand_limit(e: Engine) -> int:
@@ -172,19 +174,36 @@ def push_entries(e: Engine, entries: list[tuple[Node, Ctx]]) -> None:
 
 def to_discard(e: Engine, inst: CardInstance, from_pile: Pile) -> None:
     """An in-flight instance goes to Discard through the discard lifecycle."""
-    place(e, inst, PILE_DISCARD)
+    s = e.s
+    inst.pile = PILE_DISCARD  # (``place`` in Discard)
+    s.discard.append(inst.uid)
     if e.hot:
-        e.record((CardDiscarded, inst.uid, inst.card_id, scope_of(from_pile), SCOPE_DISCARD))
-    entries = lifecycle_entries(e, inst, "on_discard")
-    if entries:
-        push_entries(e, entries)
+        e.record(CardDiscarded(inst.uid, inst.card_id, scope_of(from_pile), SCOPE_DISCARD))
+    player = s.units[0]
+    if inst.active.on_discard is not None or (player.statuses
+                                              and roles_of(e, player) & ON_DISCARD):
+        entries = lifecycle_entries(e, inst, "on_discard")
+        if entries:
+            push_entries(e, entries)
+
+
+def discard_from_hand(e: Engine, inst: CardInstance) -> None:
+    """A card in hand moved to Discard (``move``): out of the hand, into Discard through the
+    discard lifecycle."""
+    hand = e.s.hand
+    uid = inst.uid
+    if hand[0] == uid:
+        del hand[0]  # (the turn-end hand leaves front first)
+    else:
+        hand.remove(uid)
+    to_discard(e, inst, PILE_HAND)
 
 
 def to_exhaust(e: Engine, inst: CardInstance, from_pile: Pile) -> None:
     """An in-flight instance goes to Exhaust through the exhaust lifecycle."""
     place(e, inst, PILE_EXHAUST)
     if e.hot:
-        e.record((CardExhausted, inst.uid, inst.card_id, scope_of(from_pile), SCOPE_EXHAUST))
+        e.record(CardExhausted(inst.uid, inst.card_id, scope_of(from_pile), SCOPE_EXHAUST))
     entries = lifecycle_entries(e, inst, "on_exhaust")
     if entries:
         push_entries(e, entries)
@@ -197,7 +216,7 @@ def to_hand(e: Engine, inst: CardInstance, from_pile: Pile | None) -> None:
         return
     place(e, inst, PILE_HAND)
     if e.hot:
-        e.record((CardAddedToHand, inst.uid, inst.card_id,
+        e.record(CardAddedToHand(inst.uid, inst.card_id,
                   scope_of(from_pile) if from_pile is not None else None,
                   SCOPE_HAND))
 
@@ -206,6 +225,9 @@ def move(e: Engine, inst: CardInstance, target: PileScope,
          position: DrawPilePosition = DrawPilePosition.TOP) -> None:
     """Move an existing instance with the full lifecycle; moving to its own pile is a no-op."""
     old = inst.pile
+    if old is PILE_HAND and target is SCOPE_DISCARD:
+        discard_from_hand(e, inst)  # (the usual move: a discard from the hand)
+        return
     if old is PILE_REMOVED:
         return  # a card that left the battle stays out of it
     if target is SCOPE_MASTER or target is SCOPE_ALL:
@@ -223,7 +245,7 @@ def move(e: Engine, inst: CardInstance, target: PileScope,
     else:
         place(e, inst, PILE_DRAW, position)
         if e.hot:
-            e.record((CardMoved, inst.uid, inst.card_id, scope_of(old), SCOPE_DRAW))
+            e.record(CardMoved(inst.uid, inst.card_id, scope_of(old), SCOPE_DRAW))
 
 
 _PILE_OF = {
@@ -247,8 +269,21 @@ def create(e: Engine, card: GameCard, pile: PileScope, position: DrawPilePositio
         raise ValueError(f"cannot create a card in {pile.name}")
     place(e, inst, target, position)
     if e.hot:
-        e.record((CardCreated, inst.uid, inst.card_id, None, pile))
+        e.record(CardCreated(inst.uid, inst.card_id, None, pile))
     return inst
+
+
+
+def close_piles(e: Engine) -> None:
+    """The battle is over: every instance leaves it (REMOVED) and the piles are emptied, the
+    places in Draw the player knew with them."""
+    s = e.s
+    for inst in s.cards.values():
+        inst.pile = PILE_REMOVED
+    s.cards = {}
+    s.hand, s.draw, s.discard, s.exhaust = [], [], [], []
+    s.known_top = s.known_bottom = 0
+    s.played, s.drawn = [], []
 
 
 # ---------------------------------------------------------------- drawing
@@ -264,14 +299,14 @@ def reshuffle(e: Engine) -> None:
     s.rng_shuffle.shuffle(s.draw)
     s.known_top = s.known_bottom = 0
     if e.hot:
-        e.record((DrawPileShuffled,))
+        e.record(DrawPileShuffled())
 
 
 def shuffle_draw(e: Engine) -> None:
     e.s.rng_shuffle.shuffle(e.s.draw)
     e.s.known_top = e.s.known_bottom = 0
     if e.hot:
-        e.record((DrawPileShuffled,))
+        e.record(DrawPileShuffled())
 
 
 def take_top(e: Engine) -> CardInstance | None:
@@ -287,145 +322,75 @@ def take_top(e: Engine) -> CardInstance | None:
     return inst
 
 
-def push_draw(e: Engine, count: int, automatic: bool) -> None:
-    """Queue ``count`` draws; automatic draws overflow to Discard, others stop at a full hand."""
-    if count > 0:
-        e.s.stack.append(Frame(K.DRAW, None, 0, [count, 1 if automatic else 0], None))
+def push_draw(e: Engine, count: int, automatic: bool) -> Frame | None:
+    """Queue ``count`` draws (their DRAW frame, or None for none); automatic draws overflow to
+    Discard, the others stop at a full hand."""
+    if count <= 0:
+        return None
+    return e.push(K.DRAW, 0, [count, 1 if automatic else 0])
 
 
-def draw_at_once(e: Engine, count: int, hooks: bool | None = None) -> bool:
-    """``push_draw(e, count, automatic=True)`` done here, not queued for the loop, when its DRAW
-    step is sure to be ``step_draw``'s batch: no hook may be active (so the hand limit is
-    MaxHandSize, no draw is forbidden, and the turn's count is DrawPerTurn), no status reacts to
-    a draw, and the hand has room for every card. The same draws; its engine step is counted.
-    A card's own On Drawn ends the batch: the DRAW frame with the draws still to do goes under
-    its branch, where the loop has it. False, and nothing done, when it is not sure. ``hooks``:
-    ``hooks_possible(e)`` when the caller knows it."""
-    s = e.s
-    limit = e.rules.max_hand_size
-    if hooks is None:
-        hooks = hooks_possible(e)
-    if count <= 0 or len(s.hand) + count > limit or hooks:
-        return False
-    statuses = s.units[0].statuses
-    if statuses and not e.c.drawn_statuses.isdisjoint(statuses):
-        return False
-    stack = s.stack
-    depth = len(stack)
-    data = [count, 1]
-    _draw_batch(e, data, limit)
-    s.steps += 1
-    if len(stack) != depth:
-        stack.insert(depth, Frame(K.DRAW, None, 0, data, None))
-    return True
+def pop_frame(e: Engine, f: Frame) -> None:
+    """``f``, on top of the stack, is done: popped."""
+    e.s.stack.pop()
 
 
 def step_draw(e: Engine, f: Frame) -> None:
-    """Draw cards one by one; each card's On Drawn branches complete before the next draw."""
+    """The DRAW frame: cards drawn one by one (seed 004: for every actual draw, OnCardDrawn,
+    then the player-status On Drawn branches in snapshot order, then the card's own, before
+    the next card). A full hand stops a requested draw; an automatic one sends the card from
+    the top of Draw to Discard with the discard lifecycle. Draw empty: Discard is shuffled in."""
     s = e.s
-    data = f.data
-    stack = s.stack
+    data: list[int] = f.data
+    left = data[0]
     automatic = data[1] == 1
-    hooks = hooks_possible(e)
-    if hooks:
+    if hooks_possible(e, True):
         limit = hand_size(e)
-        forbidden = draws_forbidden(e)
+        if draws_forbidden(e):
+            pop_frame(e, f)
+            return
     else:
-        limit = e.rules.max_hand_size
-        forbidden = False
+        limit = e.max_hand_size
+    # (a draw changes no status: whether one reacts is read once, until queued work runs)
     player = s.units[0]
-    status_hooks = e.c.entry_statuses.get("on_drawn")
-    if not forbidden and not e.subs and (
-            not status_hooks or status_hooks.isdisjoint(player.statuses)):
-        # the same draws at once: no status reacts to a draw, and nothing can add one or look
-        # at the battle before a card's own On Drawn runs (that ends the batch)
-        _draw_batch(e, data, limit)
-        if stack[-1] is not f or len(s.hand) < limit or data[0] <= 0:
-            if stack[-1] is f:
-                stack.pop()  # done: the count is drawn, or both piles are empty
-            return
+    reacting = roles_of(e, player) & ON_DRAWN if player.statuses else 0
+    stack = s.stack
+    hand = s.hand
     draw = s.draw
+    drawn = s.drawn
     cards = s.cards
-    while True:
-        if data[0] <= 0 or forbidden:
-            stack.pop()
-            return
-        if len(s.hand) >= limit:
+    while left > 0:
+        if len(hand) >= limit:
             if not automatic:
-                stack.pop()  # DrawCards stops early at a full hand
-                return
+                break  # DrawCards stops early at a full hand
             e.charge(1, "an automatic draw into a full hand")
             inst = take_top(e)
             if inst is None:
-                stack.pop()
-                return
-            data[0] -= 1
+                break
+            left -= 1
             to_discard(e, inst, PILE_DRAW)  # overflow: not drawn, discarded with lifecycle
         else:
             if draw:
                 inst = cards[draw.pop()]
-                _took_top(s, 1)
+                if s.known_top or s.known_bottom:  # (else no place in Draw is known to go)
+                    _took_top(s, 1)
             else:
                 inst = take_top(e)  # reshuffles Discard into Draw, or None
                 if inst is None:
-                    stack.pop()
-                    return
-            data[0] -= 1
+                    break
+            left -= 1
+            uid = inst.uid
             inst.pile = PILE_HAND
-            s.hand.append(inst.uid)
-            s.drawn.append(inst.uid)
+            hand.append(uid)
+            drawn.append(uid)
             if e.hot:
-                e.record((CardDrawn, inst.uid, inst.card_id, SCOPE_DRAW, SCOPE_HAND))
-            if inst.active.on_drawn is not None or (
-                    status_hooks and not status_hooks.isdisjoint(player.statuses)):
+                e.record(CardDrawn(uid, inst.card_id, SCOPE_DRAW, SCOPE_HAND))
+            if reacting or inst.active.on_drawn is not None:
                 entries = lifecycle_entries(e, inst, "on_drawn")
                 if entries:
                     push_entries(e, entries)
         if stack[-1] is not f or s.pause:
+            data[0] = left
             return  # lifecycle branches run before the next draw
-
-
-def _draw_batch(e: Engine, data: list[int], limit: int) -> None:
-    """``step_draw``'s draws into the room the hand has, when no status reacts to a draw and no
-    subscriber can look at the battle in between: the same cards in the same order as one by
-    one (Draw's top first; Discard reshuffled in when Draw runs out), each published as drawn.
-    A card with its own On Drawn ends the batch: its branch is queued to run before the next
-    draw. Stops at the count, a full hand, or with both piles empty."""
-    s = e.s
-    hand = s.hand
-    draw = s.draw
-    cards = s.cards
-    hot = e.hot
-    record = e.record
-    count = data[0]
-    while count > 0 and len(hand) < limit:
-        if not draw:
-            if not s.discard:
-                return
-            reshuffle(e)
-        k = limit - len(hand)  # min(count, room in hand, cards in Draw)
-        if count < k:
-            k = count
-        if len(draw) < k:
-            k = len(draw)
-        taken = draw[-k:]
-        taken.reverse()  # the top of Draw is the end of the list
-        own = None  # the first card with its own On Drawn: the last one of this batch
-        for uid in taken:
-            inst = cards[uid]
-            inst.pile = PILE_HAND
-            if hot:  # (no subscriber: the log alone sees the events, in the same order)
-                record((CardDrawn, uid, inst.card_id, SCOPE_DRAW, SCOPE_HAND))
-            if inst.active.on_drawn is not None:
-                own = inst
-                del taken[taken.index(uid) + 1:]  # (an id is in a pile once)
-                break
-        n = len(taken)
-        del draw[len(draw) - n:]
-        _took_top(s, n)
-        hand.extend(taken)
-        s.drawn.extend(taken)
-        data[0] = count = count - n
-        if own is not None:
-            push_entries(e, lifecycle_entries(e, own, "on_drawn"))
-            return
+    data[0] = left
+    pop_frame(e, f)

@@ -4,156 +4,37 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..content.defs import Modifier, MoveDef, StatusDef
+from ..content.defs import EnemyDef, StatusDef
+from ..content.roles import KEEPS_BLOCK
 from ..enums import (
+    ARMOR_HALVE,
+    ARMOR_RESET,
     DECAY_MINUS_ONE,
     DECAY_NONE,
     DECAY_REMOVE,
-    INTENT_STUN,
     PHASE_ENEMY_PHASE,
 )
 from ..events import (
     BlockChanged,
     BlockGained,
     DamageDealt,
-    EnemyUnitIntentChanged,
     Healed,
     HpLost,
     StatusApplied,
     StatusRemoved,
     UnitDied,
     UnitRevived,
+    UnitSpawned,
 )
 from ..flow.nodes import Node
 from . import frames as K
 from .cards import push_entries
-from .state import Ctx, Intent, Unit, new_intent
+from .intents import hp_lost, plan_intent, resolve_intents
+from .roles import roles_of
+from .state import Ctx, State, Unit
 
 if TYPE_CHECKING:
     from ..engine import Engine
-
-
-# ---------------------------------------------------------------- folds
-def _fold_unit(e: Engine, u: Unit, stage: str, num: int, den: int) -> tuple[int, int]:
-    """One unit's ``stage`` modifiers on ``num/den``: the adds in status order, then the muls
-    (in status order too)."""
-    statuses = e.c.statuses
-    muls: list[Modifier] | None = None  # (made at the first mul: most folds only add)
-    for sid, n in u.statuses.items():
-        for m in statuses[sid].modifiers:
-            if m.stage != stage:
-                continue
-            if m.op == "add":
-                num += (m.amount * n if m.per_stack else m.amount) * den
-            elif muls is None:
-                muls = [m]
-            else:
-                muls.append(m)
-    if muls is not None:
-        for m in muls:
-            num *= m.num
-            den *= m.den
-    return num, den
-
-
-def attack_damage(e: Engine, base: int, src: Unit | None, dst: Unit | None) -> int:
-    """Attack damage through the attacker's ``deal`` then the defender's ``take`` modifiers."""
-    num, den = base, 1
-    c = e.c
-    # (a unit with no status folds nothing: no set method call for it; nor does a unit that
-    # holds no status with a modifier at the stage, ``deal_statuses`` or ``take_statuses``:
-    # ``_fold_unit`` would skip every modifier it holds, e.g. an enemy with only Strength
-    # taking a hit)
-    if src is not None and src.statuses and not c.deal_statuses.isdisjoint(src.statuses):
-        num, den = _fold_unit(e, src, "deal", num, den)
-    if dst is not None and dst.statuses and not c.take_statuses.isdisjoint(dst.statuses):
-        num, den = _fold_unit(e, dst, "take", num, den)
-    v = num // den
-    return v if v > 0 else 0
-
-
-def block_amount(e: Engine, base: int, u: Unit) -> int:
-    """Block gained through the unit's ``block`` modifiers (Dexterity, Frail)."""
-    # (no ``block`` modifier among the unit's statuses: ``_fold_unit`` would fold nothing)
-    if not u.statuses or e.c.block_statuses.isdisjoint(u.statuses):
-        return base if base > 0 else 0
-    num, den = _fold_unit(e, u, "block", base, 1)
-    v = num // den
-    return v if v > 0 else 0
-
-
-# ---------------------------------------------------------------- intents as shown
-# (here, with the folds they read: a status change re-resolves them, see ``apply_status``)
-def move_damage(u: Unit, m: MoveDef) -> int | None:
-    """The move's base damage for this unit: its own roll for a ``[lo, hi]`` damage."""
-    if m.damage_max is None:
-        return m.damage
-    return u.rolled.get(m.id, m.damage)
-
-
-def skips_turn(e: Engine, u: Unit) -> bool:
-    """Does a control status (``skip_turn``) make this unit skip its next turn?"""
-    # (this runs for every enemy turn and intent: one set test on the content's control ids)
-    return bool(u.statuses) and not e.c.skip_statuses.isdisjoint(u.statuses)
-
-
-def display(e: Engine, u: Unit, m: MoveDef) -> Intent:
-    """The intent as shown now: damage per hit through the enemy's and the player's modifiers;
-    a STUN intent (no damage, the planned move kept) while a control status makes it skip."""
-    statuses = u.statuses
-    c = e.c
-    # (every plan and re-resolution runs this: ``skips_turn``, ``move_damage`` and
-    # ``new_intent`` inlined, and no ``attack_damage`` call when it would fold nothing)
-    if statuses and not c.skip_statuses.isdisjoint(statuses):
-        return tuple.__new__(Intent, (m.id, m.name, INTENT_STUN, None, 0, None))
-    dmg = None
-    base = m.damage if m.damage_max is None else u.rolled.get(m.id, m.damage)
-    if base is not None:
-        player = e.s.units[0]
-        held = player.statuses
-        if ((statuses and not c.deal_statuses.isdisjoint(statuses))
-                or (held and not c.take_statuses.isdisjoint(held))):
-            dmg = attack_damage(e, base, u, player)
-        else:
-            # neither side has a modifier at its stage (``attack_damage`` would fold nothing):
-            # the base, floored at 0
-            dmg = base if base > 0 else 0
-    return tuple.__new__(Intent, (m.id, m.name, m.intent, dmg, m.hits, m.block))
-
-
-def resolve_intents(e: Engine) -> None:
-    """Re-resolve the displayed intent of every living enemy; publish only what changed."""
-    s = e.s
-    units = s.units
-    if len(units) < 2:
-        return
-    moves = e.c.moves
-    player = units[0]
-    stunned = INTENT_STUN
-    skip = e.c.skip_statuses
-    for i in range(1, len(units)):  # (an index loop: no copy of the list per status change)
-        u = units[i]
-        it = u.intent
-        if it is None or not u.alive:
-            continue
-        m = moves[u.def_id, u.move]
-        statuses = u.statuses
-        # (``skips_turn``, inlined: this runs for every enemy at every status change)
-        if it.kind is stunned or (statuses and not skip.isdisjoint(statuses)):
-            new = display(e, u, m)  # a control status came or went: the whole intent changes
-            if new == it:
-                continue
-            u.intent = new
-        else:
-            base = move_damage(u, m)
-            if it.damage is None or base is None:
-                continue
-            dmg = attack_damage(e, base, u, player)
-            if dmg == it.damage:
-                continue
-            u.intent = new = new_intent(it.move, it.name, it.kind, dmg, it.hits, it.block)
-        if e.hot:
-            e.record((EnemyUnitIntentChanged, u.uid, new.move, new.damage, new.hits))
 
 
 # ---------------------------------------------------------------- status entries
@@ -209,7 +90,7 @@ def deal_damage(e: Engine, src: Unit | None, dst: Unit, amount: int, card_id: st
             dmg = e.s.damage
             dmg[card_id] = dmg.get(card_id, 0) + loss
     if e.hot:
-        e.record((DamageDealt, None if src is None else src.uid, dst.uid, amount, blocked, loss,
+        e.record(DamageDealt(None if src is None else src.uid, dst.uid, amount, blocked, loss,
                   card_id))
     if loss and dst.uid != 0 and dst.hp > 0 and dst.def_id in e.c.hp_rule_enemies:
         _hp_rules_now(e, dst)  # (only an enemy with HP rules: no call for the others)
@@ -241,7 +122,7 @@ def lose_hp(e: Engine, u: Unit, amount: int) -> None:
     before = u.hp
     u.hp = max(0, u.hp - amount)
     if e.hot:
-        e.record((HpLost, u.uid, before - u.hp))
+        e.record(HpLost(u.uid, before - u.hp))
     if u.uid != 0 and u.hp > 0:
         _hp_rules_now(e, u)
     entries = status_entries(e, u, "on_damage_taken", -1, before - u.hp)
@@ -254,8 +135,6 @@ def lose_hp(e: Engine, u: Unit, amount: int) -> None:
 def _hp_rules_now(e: Engine, u: Unit) -> None:
     """An enemy lost HP: let an ``at_once`` HP rule of its AI re-plan its move now."""
     if e.c.enemies[u.def_id].ai.hp_rules:
-        from .intents import hp_lost
-
         hp_lost(e, u)
 
 
@@ -266,16 +145,29 @@ def heal(e: Engine, u: Unit, amount: int) -> None:
     before = u.hp
     u.hp = min(u.max_hp, u.hp + amount)
     if e.hot and u.hp != before:
-        e.record((Healed, u.uid, u.hp - before))
+        e.record(Healed(u.uid, u.hp - before))
 
 
 def gain_block(e: Engine, u: Unit, amount: int) -> None:
-    """Add block that was already folded (see ``block_amount``)."""
+    """Add block that was already folded (see ``folds.block_amount``)."""
     if not u.alive or amount <= 0:
         return
     u.block += amount
     if e.hot:
-        e.record((BlockGained, u.uid, amount, u.block))
+        e.record(BlockGained(u.uid, amount, u.block))
+
+
+def armor_decay(e: Engine, u: Unit) -> None:
+    """The unit's block by ``BattleRules.armor_decay``, unless a status keeps it."""
+    if not u.block:
+        return  # no block: every rule leaves it at 0 (and publishes nothing)
+    if u.statuses and roles_of(e, u) & KEEPS_BLOCK:
+        return
+    rule = e.rules.armor_decay
+    if rule is ARMOR_RESET:
+        set_block(e, u, 0)
+    elif rule is ARMOR_HALVE:
+        set_block(e, u, u.block // 2)
 
 
 def set_block(e: Engine, u: Unit, value: int) -> None:
@@ -284,7 +176,7 @@ def set_block(e: Engine, u: Unit, value: int) -> None:
         old = u.block
         u.block = value
         if e.hot:
-            e.record((BlockChanged, u.uid, old, value))
+            e.record(BlockChanged(u.uid, old, value))
 
 
 def die(e: Engine, u: Unit) -> list[tuple[Node, Ctx]]:
@@ -302,9 +194,10 @@ def die(e: Engine, u: Unit) -> list[tuple[Node, Ctx]]:
     u.block = 0
     if u.uid != 0:
         u.statuses.clear()
+        e.roles_unit = None
     u.intent = None
     if e.hot:
-        e.record((UnitDied, u.uid))
+        e.record(UnitDied(u.uid))
     return entries
 
 
@@ -315,10 +208,8 @@ def revive(e: Engine, u: Unit, hp: int) -> None:
     u.alive = True
     u.hp = max(1, min(hp, u.max_hp))
     if e.hot:
-        e.record((UnitRevived, u.uid, u.hp))
+        e.record(UnitRevived(u.uid, u.hp))
     if u.uid != 0:
-        from .intents import plan_intent
-
         plan_intent(e, u)
 
 
@@ -348,17 +239,21 @@ def apply_status(e: Engine, u: Unit, sid: str, delta: int, *, trigger: bool = Tr
         if not old:
             return
         del u.statuses[sid]
+        e.roles_unit = None
         if e.hot:
-            e.record((StatusApplied, u.uid, sid, -old, 0))
-            e.record((StatusRemoved, u.uid, sid))
+            e.record(StatusApplied(u.uid, sid, -old, 0))
+            e.record(StatusRemoved(u.uid, sid))
     else:
         if new == old:
             return
         u.statuses[sid] = new
+        if not old:
+            e.roles_unit = None
         if e.hot:
-            e.record((StatusApplied, u.uid, sid, new - old, new))
-        if source > 0 and old == 0 and sd.decay_at == "round_end":
-            _mark_just_applied(e, u.uid, sid)
+            e.record(StatusApplied(u.uid, sid, new - old, new))
+        if source > 0 and old == 0 and sd.decay_at == "round_end" and (
+                e.s.phase is PHASE_ENEMY_PHASE):
+            K.just_applied(e.s.stack, u.uid, sid)
         if trigger and abs(new) > abs(old):
             node = sd.entries.get("on_apply")
             if node is not None:
@@ -405,14 +300,39 @@ def decay_statuses(e: Engine, u: Unit, moment: str = "turn_end",
             remove_status(e, u, sid)
 
 
-def _mark_just_applied(e: Engine, uid: int, sid: str) -> None:
-    """Record, in the running EnemyPhase frame, a round-end status an enemy just applied."""
+# ---------------------------------------------------------------- enemies
+def random_enemy(s: State) -> int:
+    """A living enemy drawn from the card stream (a random-enemy target or hit), or -1."""
+    alive = [u.uid for u in s.units[1:] if u.alive]
+    return alive[s.rng_cards.below(len(alive))] if alive else -1
+
+
+def make_enemy(e: Engine, d: EnemyDef, *, spawned: bool = False, hp: int | None = None) -> Unit:
+    """A new enemy unit (HP rolled on the AI stream, unless ``hp`` is given: then it is both
+    its max and current HP), appended after every existing unit.
+
+    Its starting statuses are set up, not applied by an effect: ``on_apply`` does not run.
+    Then the damage of each move with a ``[lo, hi]`` damage is rolled (AI stream, move order).
+    """
     s = e.s
-    if s.phase is not PHASE_ENEMY_PHASE:
-        return
-    for f in s.stack:
-        if f.kind == K.ENEMY_PHASE and f.data is not None:
-            fresh = f.data[1]
-            if [uid, sid] not in fresh:
-                fresh.append([uid, sid])
-            return
+    if hp is None:
+        hp = d.hp_min if d.hp_max <= d.hp_min else s.rng_ai.between(d.hp_min, d.hp_max)
+    u = Unit(len(s.units), d.id, d.name, hp, hp)
+    s.units.append(u)
+    if spawned and e.hot:
+        e.record(UnitSpawned(u.uid, d.id))
+    for sid, n in d.statuses.items():
+        apply_status(e, u, sid, n, trigger=False)
+    for sid, (lo, hi) in d.status_ranges.items():
+        apply_status(e, u, sid, s.rng_ai.between(lo, hi), trigger=False)
+    for m in d.moves:
+        if m.damage_max is not None and m.damage is not None:
+            u.rolled[m.id] = s.rng_ai.between(m.damage, m.damage_max)
+    return u
+
+
+def spawn_enemy(e: Engine, d: EnemyDef, *, hp: int | None = None) -> Unit:
+    """Summon an enemy mid-battle: last in encounter order, with its first intent at once."""
+    u = make_enemy(e, d, spawned=True, hp=hp)
+    plan_intent(e, u)
+    return u

@@ -10,10 +10,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..content.defs import GameCard
+from ..content.roles import HOOKS
 from ..enums import KW_UNPLAYABLE
 from ..flow.exprs import CardFilter
 from ..flow.nodes import HookDef, RegisterCardHook
-from .state import CardInstance
+from .roles import roles_of
+from .state import ActiveHook, CardInstance
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -65,6 +67,12 @@ def active_hooks(e: Engine, kind: str) -> Iterator[tuple[HookDef, int]]:
                 yield h, uid
 
 
+def enemy_scoped(h: ActiveHook) -> bool:
+    """Does this card hook count enemy turns (``scope: enemy_turns``), not player turns?"""
+    node = h.node
+    return isinstance(node, RegisterCardHook) and node.scope == "enemy_turns"
+
+
 def _fold(e: Engine, kind: str, base: int) -> int:
     v = base
     for h, _ in active_hooks(e, kind):
@@ -76,10 +84,10 @@ def _fold(e: Engine, kind: str, base: int) -> int:
 
 
 def hand_size(e: Engine) -> int:
-    """The hand limit now: ``BattleRules.max_hand_size`` through hand-size hooks."""
-    if not hooks_possible(e):
-        return e.rules.max_hand_size
-    return max(0, _fold(e, "hand_size", e.rules.max_hand_size))
+    """The hand limit now: ``BattleRules.max_hand_size`` through hand-size hooks (in a wave)."""
+    if not hooks_possible(e, True):
+        return e.max_hand_size
+    return max(0, _fold(e, "hand_size", e.max_hand_size))
 
 
 def draws_forbidden(e: Engine) -> bool:
@@ -88,31 +96,38 @@ def draws_forbidden(e: Engine) -> bool:
 
 
 def draw_count(e: Engine) -> int:
-    """This turn's automatic draws: ``BattleRules.draw_per_turn`` through draw hooks."""
-    if not hooks_possible(e):
-        return e.rules.draw_per_turn
-    return max(0, _fold(e, "draw", e.rules.draw_per_turn))
+    """This turn's automatic draws: ``BattleRules.draw_per_turn`` through draw hooks (in a
+    wave)."""
+    if not hooks_possible(e, True):
+        return e.draw_per_turn
+    return max(0, _fold(e, "draw", e.draw_per_turn))
 
 
 def energy_per_turn(e: Engine) -> int:
-    """This turn's energy: ``BattleRules.energy_per_turn`` through energy hooks."""
-    if not hooks_possible(e):
-        return e.rules.energy_per_turn
-    return max(0, _fold(e, "energy", e.rules.energy_per_turn))
+    """This turn's energy: ``BattleRules.energy_per_turn`` through energy hooks (in a wave)."""
+    if not hooks_possible(e, True):
+        return e.energy_per_turn
+    return max(0, _fold(e, "energy", e.energy_per_turn))
 
 
-def hooks_possible(e: Engine) -> bool:
-    """Cheap test: could any hook be active now?"""
+def hooks_possible(e: Engine, wave: bool = False) -> bool:
+    """Cheap test: could any hook be active now? ``wave``: asked by a step of a running wave,
+    which may read the player's status roles (gcs/battle/roles.py)."""
     s = e.s
     if s.hooks:
         return True
     if not s.units:
         return False
     c = e.c
-    hooked = c.hooked_statuses
-    statuses = s.units[0].statuses
-    if statuses and hooked and not hooked.isdisjoint(statuses):  # (no method call if none)
-        return True
+    if wave:
+        player = s.units[0]
+        if player.statuses and roles_of(e, player) & HOOKS:
+            return True
+    else:
+        hooked = c.hooked_statuses
+        statuses = s.units[0].statuses
+        if statuses and hooked and not hooked.isdisjoint(statuses):  # (no call if none)
+            return True
     if c.card_hooks:
         cards = s.cards
         for uid in s.hand:

@@ -11,49 +11,93 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..content.db import PLAIN_BLOCK, PLAIN_HIT, PLAIN_STATUS_SELF, PlainIntent, PlainTable
+from ..content.db import PlainTable
 from ..content.defs import AiDef, EnemyDef, MoveDef, WeightedMove
-from ..enums import PHASE_ENEMY_PHASE
-from ..events import EnemyUnitIntentChanged, UnitSpawned
-from .combat import apply_status, attack_damage, block_amount, deal_damage, display, gain_block
-from .combat import resolve_intents as resolve_intents  # the intents' home module re-exports it
-from .state import Unit
+from ..enums import INTENT_STUN, PHASE_ENEMY_PHASE
+from ..events import EnemyUnitIntentChanged
+from . import frames as K
+from .folds import attack_damage
+from .state import Intent, Unit, new_intent
 
 if TYPE_CHECKING:
     from ..engine import Engine
 
 
-def make_enemy(e: Engine, d: EnemyDef, *, spawned: bool = False, hp: int | None = None) -> Unit:
-    """A new enemy unit (HP rolled on the AI stream, unless ``hp`` is given: then it is both
-    its max and current HP), appended after every existing unit.
+# ---------------------------------------------------------------- intents as shown
+# (a status change re-resolves them: ``combat.apply_status``)
+def move_damage(u: Unit, m: MoveDef) -> int | None:
+    """The move's base damage for this unit: its own roll for a ``[lo, hi]`` damage."""
+    if m.damage_max is None:
+        return m.damage
+    return u.rolled.get(m.id, m.damage)
 
-    Its starting statuses are set up, not applied by an effect: ``on_apply`` does not run.
-    Then the damage of each move with a ``[lo, hi]`` damage is rolled (AI stream, move order).
-    """
+
+def skips_turn(e: Engine, u: Unit) -> bool:
+    """Does a control status (``skip_turn``) make this unit skip its next turn?"""
+    # (this runs for every enemy turn and intent: one set test on the content's control ids)
+    return bool(u.statuses) and not e.c.skip_statuses.isdisjoint(u.statuses)
+
+
+def display(e: Engine, u: Unit, m: MoveDef) -> Intent:
+    """The intent as shown now: damage per hit through the enemy's and the player's modifiers;
+    a STUN intent (no damage, the planned move kept) while a control status makes it skip."""
+    statuses = u.statuses
+    c = e.c
+    # (every plan and re-resolution runs this: ``skips_turn``, ``move_damage`` and
+    # ``new_intent`` inlined, and no ``attack_damage`` call when it would fold nothing)
+    if statuses and not c.skip_statuses.isdisjoint(statuses):
+        return tuple.__new__(Intent, (m.id, m.name, INTENT_STUN, None, 0, None))
+    dmg = None
+    base = m.damage if m.damage_max is None else u.rolled.get(m.id, m.damage)
+    if base is not None:
+        player = e.s.units[0]
+        held = player.statuses
+        if ((statuses and not c.deal_statuses.isdisjoint(statuses))
+                or (held and not c.take_statuses.isdisjoint(held))):
+            dmg = attack_damage(e, base, u, player)
+        else:
+            # neither side has a modifier at its stage (``attack_damage`` would fold nothing):
+            # the base, floored at 0
+            dmg = base if base > 0 else 0
+    return tuple.__new__(Intent, (m.id, m.name, m.intent, dmg, m.hits, m.block))
+
+
+def resolve_intents(e: Engine) -> None:
+    """Re-resolve the displayed intent of every living enemy; publish only what changed."""
     s = e.s
-    if hp is None:
-        hp = d.hp_min if d.hp_max <= d.hp_min else s.rng_ai.between(d.hp_min, d.hp_max)
-    u = Unit(len(s.units), d.id, d.name, hp, hp)
-    s.units.append(u)
-    if spawned and e.hot:
-        e.record((UnitSpawned, u.uid, d.id))
-    for sid, n in d.statuses.items():
-        apply_status(e, u, sid, n, trigger=False)
-    for sid, (lo, hi) in d.status_ranges.items():
-        apply_status(e, u, sid, s.rng_ai.between(lo, hi), trigger=False)
-    for m in d.moves:
-        if m.damage_max is not None and m.damage is not None:
-            u.rolled[m.id] = s.rng_ai.between(m.damage, m.damage_max)
-    return u
+    units = s.units
+    if len(units) < 2:
+        return
+    moves = e.c.moves
+    player = units[0]
+    stunned = INTENT_STUN
+    skip = e.c.skip_statuses
+    for i in range(1, len(units)):  # (an index loop: no copy of the list per status change)
+        u = units[i]
+        it = u.intent
+        if it is None or not u.alive:
+            continue
+        m = moves[u.def_id, u.move]
+        statuses = u.statuses
+        # (``skips_turn``, inlined: this runs for every enemy at every status change)
+        if it.kind is stunned or (statuses and not skip.isdisjoint(statuses)):
+            new = display(e, u, m)  # a control status came or went: the whole intent changes
+            if new == it:
+                continue
+            u.intent = new
+        else:
+            base = move_damage(u, m)
+            if it.damage is None or base is None:
+                continue
+            dmg = attack_damage(e, base, u, player)
+            if dmg == it.damage:
+                continue
+            u.intent = new = new_intent(it.move, it.name, it.kind, dmg, it.hits, it.block)
+        if e.hot:
+            e.record(EnemyUnitIntentChanged(u.uid, new.move, new.damage, new.hits))
 
 
-def spawn_enemy(e: Engine, d: EnemyDef, *, hp: int | None = None) -> Unit:
-    """Summon an enemy mid-battle: last in encounter order, with its first intent at once."""
-    u = make_enemy(e, d, spawned=True, hp=hp)
-    plan_intent(e, u)
-    return u
-
-
+# ---------------------------------------------------------------- planning
 def _expected(ai: AiDef, pos: int) -> str | None:
     """The scripted (opener, then cycle) move at position ``pos``; None once it is random."""
     if pos < len(ai.opener):
@@ -231,9 +275,10 @@ def hp_lost(e: Engine, u: Unit) -> None:
             u.rules_used.append(r.move)
         made = False  # has the planned move already been made (its turn began this phase)?
         if e.s.phase is PHASE_ENEMY_PHASE:
-            from .phases import keep_replanned_intent  # phases imports this module
-
-            made = keep_replanned_intent(e, u.uid)
+            stack = e.s.stack
+            made = K.turn_began(stack, u.uid)
+            if made:
+                K.keep_intent(stack, u.uid)  # (the new move is for its next turn)
         u.move = r.move
         if u.history and not made:
             u.history[-1] = r.move  # the replaced move was never made
@@ -241,7 +286,7 @@ def hp_lost(e: Engine, u: Unit) -> None:
             u.history.append(r.move)
         u.intent = it = display(e, u, e.c.moves[d.id, r.move])
         if e.hot:
-            e.record((EnemyUnitIntentChanged, u.uid, it.move, it.damage, it.hits))
+            e.record(EnemyUnitIntentChanged(u.uid, it.move, it.damage, it.hits))
         return
 
 
@@ -256,51 +301,4 @@ def plan_intent(e: Engine, u: Unit) -> None:
     u.history.append(move_id)
     u.intent = it = display(e, u, c.moves[d.id, move_id])
     if e.hot:
-        e.record((EnemyUnitIntentChanged, u.uid, it.move, it.damage, it.hits))
-
-
-def run_plain_intent(e: Engine, u: Unit, m: MoveDef, plan: PlainIntent) -> bool:
-    """EnemyPhase step 3, the planned move ``m`` of ``u``, run here when its behaviour is plain
-    (``Content.plain_intents``) and the interpreter would run it inline (``start_entry`` with
-    ``inline``): the same primitives in the same order, the same engine steps counted, with no
-    scope and no trip through the program's ops. True when done; False, with nothing done,
-    when not sure (the interpreter runs it then).
-
-    It is the same as the interpreter's run: every action calls the primitive its executor
-    (gcs/flow/actions.py) calls for the move's scope (owner ``u``, target the player, no
-    source card, no status), and none can queue work: a hit on a player holding no
-    ``hit_or_death_statuses`` queues no reaction, block queues nothing, and an applied
-    status has no On Apply branch (nor, on the player, is one of those statuses). So the
-    program's ops all run, one after another, and its steps are counted as ``start_entry``
-    counts them, when the step guard stops none of them."""
-    s = e.s
-    player = s.units[0]
-    held = player.statuses
-    if held and not e.c.hit_or_death_statuses.isdisjoint(held):
-        return False  # a hit may queue the player's reactions
-    steps = plan.steps
-    if s.steps + steps > e.step_limit:
-        return False  # the guard stops it part-way: the interpreter raises where it does
-    # the scope's value slots the actions read (see ``enemy_turn``): ``move_damage``, the
-    # hits, the block; reading a slot that is not set raises in the interpreter
-    dmg = m.damage if m.damage_max is None else u.rolled.get(m.id, m.damage)
-    block = m.block
-    if (plan.reads_damage and dmg is None) or (plan.reads_block and block is None):
-        return False
-    for kind, amount, var, sid in plan.acts:
-        if var:
-            got = dmg if var == "damage" else block if var == "block" else m.hits
-            amount = 0 if got is None else got  # (None only for a slot no action reads)
-        if kind == PLAIN_HIT:
-            # ``_ex_damage`` of one hit on the player (``_hit``: an attack, folded)
-            if player.alive:
-                deal_damage(e, u, player, attack_damage(e, amount, u, player), None, True)
-        elif kind == PLAIN_BLOCK:
-            # ``_ex_block`` for the owner (folded)
-            gain_block(e, u, block_amount(e, amount, u))
-        else:
-            # ``_ex_apply`` on its one unit, the enemy as the source
-            apply_status(e, u if kind == PLAIN_STATUS_SELF else player, sid, amount,
-                         source=u.uid)
-    s.steps += steps
-    return True
+        e.record(EnemyUnitIntentChanged(u.uid, it.move, it.damage, it.hits))

@@ -124,11 +124,11 @@ def offer_rewards(e: Engine) -> None:
             gold = s.run_rng.between(table.gold_min, table.gold_max)
             s.gold += gold
             if e.hot:
-                e.record((GoldGained, gold, s.gold))
+                e.record(GoldGained(gold, s.gold))
         offers = candidates(e, table)
     s.rewards = offers
     if e.hot:
-        e.record((BattleRewardOffered, tuple(str(r) for r in offers)))
+        e.record(BattleRewardOffered(tuple(str(r) for r in offers)))
 
 
 def _entry_index(e: Engine, reward: Reward) -> int:
@@ -164,8 +164,8 @@ def apply(e: Engine, reward: Reward) -> None:
     elif kind == "gold":
         s.gold += reward.amount
         if e.hot:
-            e.record((GoldGained, reward.amount, s.gold))
+            e.record(GoldGained(reward.amount, s.gold))
     else:
         raise RewardError(f"unknown reward kind {kind!r}")
     if e.hot:
-        e.record((RewardApplied, str(reward)))
+        e.record(RewardApplied(str(reward)))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from ..content.db import Content
+from ..content.defs import CharacterDef
 from ..enums import SCOPE_MASTER
 from ..errors import GameError
 from ..events import CardAddedToDeck, CardModified, CardRemovedFromDeck
@@ -14,6 +16,43 @@ if TYPE_CHECKING:
     from ..engine import Engine
 
 
+# The starting master deck of a character, as ``add_entry`` built it for the first game of that
+# (content, character): later games copy the list (content is immutable and a MasterEntry is a
+# value). Keyed by the definition's id; the objects kept in the value make the key safe.
+_STARTING_DECKS: dict[int, tuple[Content, CharacterDef, tuple[MasterEntry, ...]]] = {}
+
+
+def begin_run(e: Engine, character: str | None) -> CharacterDef | None:
+    """A new run for ``character`` (None: the content's first, in sorted order; a content
+    with none: an 80 HP run and no deck): its HP, gold and starting master deck."""
+    c = e.c
+    s = e.s
+    if character is None and c.characters:
+        character = min(c.characters)
+    if character is None:
+        s.hp = s.max_hp = 80
+        return None
+    ch = c.character(character)
+    s.character = ch.id
+    s.hp = s.max_hp = ch.max_hp
+    s.gold = ch.gold
+    known = _STARTING_DECKS.get(id(ch))
+    if known is not None and known[0] is c and known[1] is ch:
+        s.master = list(known[2])  # what the loop below makes, built once
+        s.next_entry += len(known[2])
+        return ch
+    logging = e.logging
+    e.logging = False
+    for d in ch.starting_deck:
+        for _ in range(d.count):
+            add_entry(e, d.card, d.upgraded)
+    e.logging = logging
+    if len(_STARTING_DECKS) >= 64:
+        _STARTING_DECKS.clear()  # a bound for processes that load many packs
+    _STARTING_DECKS[id(ch)] = (c, ch, tuple(s.master))
+    return ch
+
+
 def add_entry(e: Engine, card_id: str, upgraded: bool = False, cost_delta: int = 0) -> MasterEntry:
     e.c.card(card_id)  # raises UnknownCardError
     s = e.s
@@ -21,7 +60,7 @@ def add_entry(e: Engine, card_id: str, upgraded: bool = False, cost_delta: int =
     s.next_entry += 1
     s.master.append(entry)
     if e.hot:
-        e.record((CardAddedToDeck, -1, card_id, None, SCOPE_MASTER, upgraded, len(s.master)))
+        e.record(CardAddedToDeck(-1, card_id, None, SCOPE_MASTER, upgraded, len(s.master)))
     return entry
 
 
@@ -62,7 +101,7 @@ def remove_entries(e: Engine, card_id: str, first_only: bool) -> int:
             keep.append(m)
     s.master = keep
     if removed and e.hot:
-        e.record((CardRemovedFromDeck, card_id, removed))
+        e.record(CardRemovedFromDeck(card_id, removed))
     return removed
 
 
@@ -76,7 +115,7 @@ def upgrade_entry(e: Engine, card_id: str) -> bool:
         if m.card_id == card_id and not m.upgraded:
             s.master[i] = m._replace(upgraded=True)
             if e.hot:
-                e.record((CardModified, -1, card_id, "upgrade", True))
+                e.record(CardModified(-1, card_id, "upgrade", True))
             return True
     return False
 
@@ -95,7 +134,7 @@ def upgrade_entry_at(e: Engine, index: int) -> MasterEntry:
     m = s.master[index]
     s.master[index] = new = m._replace(upgraded=True)
     if e.hot:
-        e.record((CardModified, -1, m.card_id, "upgrade", True))
+        e.record(CardModified(-1, m.card_id, "upgrade", True))
     return new
 
 
@@ -103,5 +142,5 @@ def remove_entry_at(e: Engine, index: int) -> MasterEntry:
     """Remove the master-deck entry at ``index``; returns it."""
     m = e.s.master.pop(index)
     if e.hot:
-        e.record((CardRemovedFromDeck, m.card_id, 1))
+        e.record(CardRemovedFromDeck(m.card_id, 1))
     return m

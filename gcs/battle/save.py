@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
 from ..content.db import Content
 from ..enums import ArmorDecayRule, BattlePhase, HandDiscardRule, Pile
@@ -10,6 +10,7 @@ from ..errors import GameError, SaveError
 from ..rng import Rng
 from ..rules import BattleRules
 from .save_check import check_state, check_state_data, check_top
+from .save_format import FORMAT, upgrade
 from .state import (
     ActiveHook,
     CardInstance,
@@ -21,11 +22,6 @@ from .state import (
     State,
     Unit,
 )
-
-if TYPE_CHECKING:
-    from ..game import Game
-
-FORMAT = 3  # 2: rolled move numbers, nested plays, just-applied statuses; 3: known Draw places
 
 
 def plain_copy(x: Any) -> Any:
@@ -154,29 +150,28 @@ def _rules(r: BattleRules) -> dict[str, Any]:
             "step_limit": r.step_limit}
 
 
-def dump(g: Game) -> dict[str, Any]:
-    e = g._e
-    # the save shares no list or dict with the live state (it stays as it was taken)
-    return {"format": FORMAT, "pack": g.content.pack_id, "digest": g.content.digest,
-            "seed": g.seed, "rules": _rules(g.rules), "logging": e.logging,
-            "presenter": e.presenter, "state": plain_copy(dump_state(g.content, e.s))}
+def dump(c: Content, seed: int, rules: BattleRules, logging: bool, presenter: bool,
+         s: State) -> dict[str, Any]:
+    """A whole game as a save: the envelope (format, pack, digest, seed, rules, flags) and the
+    state, sharing no list or dict with the live state (it stays as it was taken)."""
+    return {"format": FORMAT, "pack": c.pack_id, "digest": c.digest, "seed": seed,
+            "rules": _rules(rules), "logging": logging, "presenter": presenter,
+            "state": plain_copy(dump_state(c, s))}
 
 
-def upgrade(data: object) -> object:
-    """A format 2 save as format 3 (the same game: no place in Draw known, as format 2 games
-    were played before the places were kept); anything else as it is."""
-    if not isinstance(data, dict) or data.get("format") != 2 or not isinstance(
-            data.get("state"), dict) or "known" in data["state"]:
-        return data
-    return dict(data, format=FORMAT, state=dict(data["state"], known=[0, 0]))
+class Loaded(NamedTuple):
+    """What a checked save holds: the game's seed, rules, flags and state."""
+
+    seed: int
+    rules: BattleRules
+    logging: bool
+    presenter: bool
+    state: State
 
 
-def load(cls: type[Game], content: Content, data: object, *,
-         allow_other_content: bool = False) -> Game:
-    """Check every field (see save_check), then build the game; SaveError names the first
-    problem's JSON path and nothing is built. A format 2 save loads too (``upgrade``)."""
-    from .. import engine as _engine
-
+def load(content: Content, data: object, *, allow_other_content: bool = False) -> Loaded:
+    """Check every field (see save_check; an older format is brought up to date first), then
+    build the state; SaveError names the first problem's JSON path and nothing is built."""
     d = check_top(content, upgrade(data), allow_other_content)
     check_state_data(content, d["state"], d["rules"])
     r = dict(d["rules"])
@@ -188,11 +183,4 @@ def load(cls: type[Game], content: Content, data: object, *,
     except GameError as exc:
         raise SaveError(f"corrupt save at $: {exc}") from None
     check_state(content, state, rules.max_hand_size)
-    g = cls.__new__(cls)
-    g.seed = d["seed"]
-    g.content = content
-    g.rules = rules
-    g._char = content.characters.get(state.character)
-    g._e = _engine.Engine(content, state, rules, logging=d["logging"],
-                          presenter=d["presenter"])
-    return g
+    return Loaded(d["seed"], rules, d["logging"], d["presenter"], state)

@@ -17,9 +17,8 @@ from ..enums import ArmorDecayRule, BattlePhase, HandDiscardRule, IntentKind, Pi
 from ..errors import SaveError
 from ..flow import nodes as N
 from . import frames as K
+from .save_format import FORMAT
 from .state import CHOICE, GATE, NO_PAUSE, WAIT, Frame, State
-
-_ = (GATE, WAIT)
 
 BIG = 2**53  # the largest count, id, amount or stack a save may hold (exact in JSON doubles)
 PAUSES = (NO_PAUSE, CHOICE, WAIT, GATE)
@@ -148,8 +147,6 @@ def need_enum(v: object, path: str, enum: Any) -> Any:
 
 def check_top(c: Content, data: object, allow_other_content: bool) -> dict[str, Any]:
     """The envelope: format, pack, digest, seed, rules, flags."""
-    from .save import FORMAT
-
     d = need_dict(data, "$")
     if d.get("format") != FORMAT:
         raise fail("$.format", f"unsupported save format {d.get('format')!r} (expected {FORMAT})")
@@ -523,7 +520,7 @@ def _delayed(frames: list[Frame], q: str) -> None:
 def _playing(s: State) -> set[int]:
     """Cards whose play is still before its destination step (so they may be in flight)."""
     return {f.data[0] for f in s.stack if f.kind == K.PLAY and isinstance(f.data, list)
-            and f.data and isinstance(f.data[0], int) and f.pc <= 2}
+            and f.data and isinstance(f.data[0], int) and f.pc <= K.PLAY_DESTINATION}
 
 
 def _ints(v: object) -> bool:
@@ -537,7 +534,7 @@ def _stack(c: Content, s: State, frames: list[Frame], q: str) -> None:
         k, node, pc, data = f.kind, f.node, f.pc, f.data
         bad = ""
         if k in _PHASE_KINDS:
-            bad = "" if node is None and data is None and pc <= 8 else "phase step frame"
+            bad = "" if node is None and data is None and pc in K.STEPS[k] else "phase step frame"
         elif k == K.ENTRY:
             bad = "" if node is not None and data is None and pc <= 1 and f.ctx else "entry frame"
         elif k == K.NODE:
@@ -578,20 +575,23 @@ def _stack(c: Content, s: State, frames: list[Frame], q: str) -> None:
             ok = (node is None and f.ctx is not None and isinstance(data, list)
                   and len(data) == 4 and _ints(data[:3]) and data[0] in s.cards
                   and -1 <= data[1] < n_units and data[2] in (0, 1)
-                  and data[3] in _PLAY_DESTINATIONS and pc <= 3)
+                  and data[3] in _PLAY_DESTINATIONS and pc in K.STEPS[k])
             bad = "" if ok else "play frame"
         elif k == K.ENEMY_PHASE:
-            # [[enemy uids, -1-uid: kept intent], [[uid, status] just applied]]
-            ok = node is None and (data is None or (
-                isinstance(data, list) and len(data) == 2 and _ints(data[0])
-                and all(1 <= (x if x >= 0 else -1 - x) < n_units for x in data[0])
-                and pc <= len(data[0]) + 1 and isinstance(data[1], list)
-                and all(isinstance(x, list) and len(x) == 2 and isinstance(x[0], int)
-                        and 0 <= x[0] < n_units and x[1] in c.statuses for x in data[1])))
+            # [[enemy uids, -1-uid: kept intent], [[uid, status] just applied], enemies reached]
+            ok = node is None and pc in K.STEPS[k] and (
+                (data is None and pc == K.ENEMY_PHASE_TURNS) or (
+                    isinstance(data, list) and len(data) == 3 and _ints(data[0])
+                    and all(1 <= (x if x >= 0 else -1 - x) < n_units for x in data[0])
+                    and isinstance(data[1], list)
+                    and all(isinstance(x, list) and len(x) == 2 and isinstance(x[0], int)
+                            and 0 <= x[0] < n_units and x[1] in c.statuses for x in data[1])
+                    and type(data[2]) is int and 0 <= data[2] <= len(data[0])
+                    and (pc == K.ENEMY_PHASE_TURNS or data[2] == len(data[0]))))
             bad = "" if ok else "enemy phase frame"
         elif k == K.ENEMY_TURN:
             ok = (node is None and isinstance(data, int) and not isinstance(data, bool)
-                  and 1 <= data < n_units and pc <= 3)
+                  and 1 <= data < n_units and pc in K.STEPS[k])
             bad = "" if ok else "enemy turn frame"
         else:
             bad = "frame"

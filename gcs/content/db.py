@@ -22,6 +22,7 @@ from .defs import (
     StatusDef,
     WeightedMove,
 )
+from .roles import status_roles
 
 ProgramKey = str
 
@@ -66,17 +67,15 @@ def _plain_table(weighted: tuple[WeightedMove, ...]) -> PlainTable:
 
 class PlainIntent(NamedTuple):
     """An enemy move whose behaviour is plain (see ``Content.plain_intents``): the engine steps
-    the interpreter counts for it inline, whether it reads the move's damage or block, and its
-    actions in order; whether its root is a composite (its ENTRY frame's resume re-reads the
-    battle end) and whether it applies a status whose decay moment is the round's end (one
-    "just applied" is marked in the EnemyPhase frame)."""
+    the interpreter counts for it inline, whether it reads the move's damage or block, its
+    actions in order, and whether its root is a composite (its ENTRY frame's resume re-reads
+    the battle end)."""
 
     steps: int
     reads_damage: bool
     reads_block: bool
     acts: tuple[PlainAct, ...]
     entry: bool
-    marks: bool
 
 
 class RewardDraw(NamedTuple):
@@ -121,6 +120,8 @@ class Content:
             {r.id: r for r in reward_tables}
         )
         self.graphs: Mapping[str, Node] = MappingProxyType(dict(graphs or {}))
+        # each status's roles (gcs/content/roles.py), by id
+        self.status_roles: dict[str, int] = {st.id: status_roles(st) for st in self.statuses.values()}
         # Fast paths: which statuses carry hooks, and whether any card does.
         self.hooked_statuses: frozenset[str] = frozenset(
             s.id for s in self.statuses.values() if s.hooks)
@@ -150,6 +151,7 @@ class Content:
         self.plain_tables: dict[str, PlainTable] = {
             eid: _plain_table(self.enemies[eid].ai.weighted) for eid in self.plain_weight_totals}
         # ids of the control statuses (skip the holder's turn) and of those that keep its block
+        # (the agents' assessment reads the latter)
         self.skip_statuses: frozenset[str] = frozenset(
             st.id for st in self.statuses.values() if st.skip_turn)
         self.block_keeping_statuses: frozenset[str] = frozenset(
@@ -177,30 +179,6 @@ class Content:
         self.play_statuses: frozenset[str] = frozenset(by_entry.get("on_play", ()))
         self.hit_statuses: frozenset[str] = frozenset(
             by_entry.get("on_attacked", set()) | by_entry.get("on_damage_taken", set()))
-        # ... and the sets the turn steps read (each step tests its set before a call)
-        self.turn_start_statuses: frozenset[str] = frozenset(by_entry.get("on_turn_start", ()))
-        self.turn_end_statuses: frozenset[str] = frozenset(by_entry.get("on_turn_end", ()))
-        self.discard_phase_statuses: frozenset[str] = frozenset(
-            by_entry.get("on_discard_phase", ()))
-        self.draw_phase_statuses: frozenset[str] = frozenset(by_entry.get("on_draw_phase", ()))
-        self.discard_statuses: frozenset[str] = frozenset(by_entry.get("on_discard", ()))
-        self.drawn_statuses: frozenset[str] = frozenset(by_entry.get("on_drawn", ()))
-        self.turn_end_decaying: frozenset[str] = frozenset(by_moment.get("turn_end", ()))
-        self.round_end_decaying: frozenset[str] = frozenset(by_moment.get("round_end", ()))
-        # every status the player's EndPlayerTurn steps test (a branch at the discard phase, at
-        # turn end or on discard, a turn-end decay): a player with none of them skips every
-        # one of those tests at once (one set test for the whole turn end)
-        self.turn_end_any: frozenset[str] = (
-            self.discard_phase_statuses | self.turn_end_statuses | self.discard_statuses
-            | self.turn_end_decaying)
-        # ... and the statuses the fused turn cycle (gcs/battle/cycle.py) tests at a phase's
-        # start: the player's that PlayerTurnStart reads (a turn-start or draw-phase branch,
-        # a hook), an enemy's that its steps 1-2 read (a turn-start branch, control) and
-        # those its step 4 reads (a turn-end branch, a turn-end decay)
-        self.turn_start_any: frozenset[str] = (
-            self.turn_start_statuses | self.draw_phase_statuses | self.hooked_statuses)
-        self.enemy_start_any: frozenset[str] = self.turn_start_statuses | self.skip_statuses
-        self.enemy_end_any: frozenset[str] = self.turn_end_statuses | self.turn_end_decaying
         self._pools: dict[str, tuple[RewardTable, dict[str, tuple[GameCard, ...]]]] = {}
         self._draws: dict[str, tuple[RewardTable, RewardDraw]] = {}
         # Every graph gets a program key; every node a (key, index) reference for saves.
@@ -276,15 +254,8 @@ class Content:
                 return None
             acts.append(act)
         reads = {var for _, _, var, _ in acts}
-        # (``combat.apply_status`` marks a status applied by an enemy whose decay moment is
-        # the round's end, whatever its decay; an unknown status is left to the interpreter)
-        marks = False
-        for kind, _, _, sid in acts:
-            if kind in (PLAIN_STATUS_SELF, PLAIN_STATUS_PLAYER):
-                st = self.statuses.get(sid)
-                marks = marks or st is None or st.decay_at == "round_end"
         return PlainIntent(steps, "damage" in reads, "block" in reads, tuple(acts),
-                           prog.needs_entry, marks)
+                           prog.needs_entry)
 
     def _plain_act(self, node: Node) -> PlainAct | None:
         """One action of a plain intent as ``(kind, literal, var, status)``, or None."""

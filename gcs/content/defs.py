@@ -56,17 +56,16 @@ class GameCard:
     # or repr): PLAY_CHECKED (an X cost or Unplayable: the full checks), PLAY_PLAIN (a fixed
     # cost, playable by its keywords, no target) or PLAY_PLAIN_SINGLE (the same, one enemy)
     play_gate: int = field(default=0, repr=False, compare=False)
-    # Whether the fused turn cycle (gcs/battle/cycle.py) passes this card in hand with one
-    # test: no On Turn Start, On Turn End or On Discard behaviour, not Ethereal or Retain, no
-    # hook. Derived in the same way.
-    cycle_plain: bool = field(default=False, repr=False, compare=False)
+    # What the turn-end cleanup of the hand does with it by its keywords (seed 004), derived
+    # in the same way: AT_TURN_END_EXHAUST (Ethereal), AT_TURN_END_RETAIN (Retain) or
+    # AT_TURN_END_DISCARD (the Hand Rule decides)
+    at_turn_end: int = field(default=0, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "play_gate", play_gate(self))
-        object.__setattr__(self, "cycle_plain", (
-            self.on_turn_start is None and self.on_turn_end is None and self.on_discard is None
-            and KW_ETHEREAL not in self.keywords and KW_RETAIN not in self.keywords
-            and not self.hooks))
+        object.__setattr__(self, "at_turn_end", (
+            AT_TURN_END_EXHAUST if KW_ETHEREAL in self.keywords
+            else AT_TURN_END_RETAIN if KW_RETAIN in self.keywords else AT_TURN_END_DISCARD))
 
     def has(self, keyword: Keyword) -> bool:
         return keyword in self.keywords
@@ -74,6 +73,10 @@ class GameCard:
     def __hash__(self) -> int:
         return hash((self.id, self.is_upgraded))
 
+
+AT_TURN_END_DISCARD: Final = 0
+AT_TURN_END_RETAIN: Final = 1
+AT_TURN_END_EXHAUST: Final = 2
 
 PLAY_CHECKED: Final = 0
 PLAY_PLAIN: Final = 1
@@ -217,7 +220,8 @@ class EncounterDef:
     id: str
     name: str
     enemies: tuple[str, ...]
-    hand_discard: HandDiscardRule = HandDiscardRule.DISCARD_ON_TURN_END
+    # the encounter's own hand rule; None: the game's ``BattleRules.hand_discard``
+    hand_discard: HandDiscardRule | None = None
     rewards: str | None = None
     kind: str = "normal"  # normal, elite, boss
     # Rolled compositions: one group is picked uniformly, then each slot picks one of its enemy

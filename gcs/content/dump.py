@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import yaml
 
-from ..enums import Decay, HandDiscardRule, Keyword, PileScope
+from ..enums import Decay, Keyword, PileScope
 from ..flow import exprs as E
 from ..flow import nodes as N
 from . import defs as D
@@ -405,8 +405,7 @@ def encounter(x: D.EncounterDef) -> Data:
                   else list(x.enemies), groups=groups if len(groups) > 1 else None,
                   rewards=x.rewards,
                   kind=x.kind if x.kind != "normal" else None,
-                  hand_discard=rule.value if rule is not HandDiscardRule.DISCARD_ON_TURN_END
-                  else None, pool=x.pool,
+                  hand_discard=None if rule is None else rule.value, pool=x.pool,
                   weight=x.weight if x.pool is not None and x.weight != 1 else None,
                   exclusions=list(x.exclusions) or None)
 

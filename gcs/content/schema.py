@@ -589,13 +589,15 @@ def compile_encounter(xid: str, raw: object, ctx: Ctx) -> EncounterDef | None:
             groups = None
     enemies = None if not groups else [sl[0] for sl in groups[0]]
     rolled = groups is not None and (len(groups) > 1 or any(len(sl) > 1 for sl in groups[0]))
+    # (no hand_discard of its own: the game's BattleRules.hand_discard applies)
     rule = get_enum(m["hand_discard"], ctx.at("hand_discard"), HandDiscardRule) \
-        if "hand_discard" in m else HandDiscardRule.DISCARD_ON_TURN_END
+        if "hand_discard" in m else None
     rewards = get_ref(m["rewards"], ctx.at("rewards"), "reward table") if "rewards" in m else None
     kind = get_word(m["kind"], ctx.at("kind"), ENCOUNTER_KINDS) if "kind" in m else "normal"
     pool, weight, exclusions = _pool(m, ctx, kind)
-    if not ok or enemies is None or name is None or rule is None or kind is None or (
-            "rewards" in m and rewards is None) or weight is None or exclusions is None:
+    if not ok or enemies is None or name is None or kind is None or (
+            "hand_discard" in m and rule is None) or ("rewards" in m and rewards is None) \
+            or weight is None or exclusions is None:
         return None
     return EncounterDef(xid, name, tuple(enemies), rule, rewards, kind,
                         tuple(groups or ()) if rolled else (), pool, weight, exclusions)

@@ -1,1 +1,2 @@
-"""Behaviour graphs: node kinds, expressions, selectors and the pausing interpreter."""
+"""Behaviour graphs as data: node kinds, expressions and selectors, compiled programs (the
+interpreter is gcs/interp)."""

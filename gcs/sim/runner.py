@@ -66,7 +66,7 @@ def play_battle(game: Game, encounter: str, policy: Policy, *, record: bool = Fa
         if not take_rewards and s.rewards is not None:  # game.is_waiting_for_reward
             game.skip_reward()
             break
-        legal = legal_actions(game)  # game.legal_actions(), without the interpreted wrapper
+        legal = legal_actions(game._e)  # game.legal_actions(), without the interpreted wrapper
         if not legal:
             break
         if decisions >= max_decisions or s.turn > max_turns:  # game.turn_number

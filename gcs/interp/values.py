@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..battle.combat import random_enemy
 from ..battle.hooks import card_matches
 from ..battle.state import Ctx, Unit
 from ..enums import Pile
 from ..errors import FlowError
-from .exprs import (
+from ..flow.exprs import (
     BIN_OPS,
     COMPARE_OPS,
     AllOf,
@@ -161,10 +162,8 @@ def units_of(e: Engine, sel: UnitSel, ctx: Ctx) -> list[Unit]:
     if src == "all_enemies":
         return [u for u in units[1:] if u.alive]
     if src == "random_enemy":
-        alive = [u for u in units[1:] if u.alive]
-        if not alive:
-            return []
-        return [alive[e.s.rng_cards.below(len(alive))]]
+        uid = random_enemy(e.s)
+        return [] if uid < 0 else [units[uid]]
     if src == "var":
         slot = ctx.objs.get(sel.var or "")
         if slot is None or slot[0] != "u":

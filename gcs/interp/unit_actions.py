@@ -1,23 +1,22 @@
 """Unit and battle actions of behaviour graphs: damage (hit by hit), block, HP, energy,
-statuses, spawn/kill/revive, turn requests and gold. Registered into the interpreter's
-dispatch table (``interp.EXEC``); card actions and control flow live in ``interp``."""
+statuses, spawn/kill/revive, turn requests and gold (registered by gcs/engine.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..battle import cards as C
 from ..battle import combat as U
 from ..battle import frames as K
-from ..battle.combat import attack_damage, block_amount, deal_damage, gain_block
-from ..battle.intents import spawn_enemy
+from ..battle.combat import deal_damage, gain_block, random_enemy, spawn_enemy
+from ..battle.folds import attack_damage, block_amount
 from ..battle.state import Ctx, Frame, Unit
 from ..enums import BattlePhase
 from ..events import EnergyGained, GoldGained
-from . import nodes as N
-from .exprs import Var
-from .interp import EXEC
+from ..flow import nodes as N
+from ..flow.exprs import Var
+from .run import Exec
 from .values import units_of, val, var
 
 if TYPE_CHECKING:
@@ -61,10 +60,10 @@ def step_damage(e: Engine, f: Frame) -> None:
         s.stack.pop()
         return
     if rand:
-        alive = [u.uid for u in s.units[1:] if u.alive]
         f.pc += 1
-        if alive:
-            _hit(e, f.ctx, amount, alive[s.rng_cards.below(len(alive))])  # type: ignore[arg-type]
+        uid = random_enemy(s)
+        if uid >= 0:
+            _hit(e, f.ctx, amount, uid)  # type: ignore[arg-type]
         return
     if not targets:
         s.stack.pop()
@@ -163,7 +162,7 @@ def _ex_energy(e: Engine, node: N.GainEnergy, ctx: Ctx) -> None:
     s = e.s
     s.energy = max(0, s.energy + n)
     if e.hot:
-        e.record((EnergyGained, n, s.energy))
+        e.record(EnergyGained(n, s.energy))
 
 
 def _ex_apply(e: Engine, node: N.ApplyStatus, ctx: Ctx) -> None:
@@ -222,12 +221,12 @@ def _ex_gold(e: Engine, node: N.GainGold, ctx: Ctx) -> None:
     s = e.s
     s.gold = max(0, s.gold + n)
     if e.hot:
-        e.record((GoldGained, n, s.gold))
+        e.record(GoldGained(n, s.gold))
 
 
-EXEC.update({
+UNIT_ACTIONS: Final[dict[type, Exec]] = {
     N.DealDamage: _ex_damage, N.GainBlock: _ex_block, N.LoseHp: _ex_lose_hp, N.Heal: _ex_heal,
     N.GainEnergy: _ex_energy, N.ApplyStatus: _ex_apply, N.RemoveStatus: _ex_remove,
     N.SpawnEnemy: _ex_spawn, N.Kill: _ex_kill, N.Revive: _ex_revive, N.EndTurn: _ex_end_turn,
     N.ExtraTurn: _ex_extra_turn, N.GainGold: _ex_gold,
-})
+}

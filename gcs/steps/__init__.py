@@ -1,0 +1,1 @@
+"""The seed procedures as step tables in the seeds' numbering, and the one runner that runs them."""
