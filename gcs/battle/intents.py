@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..content.db import PlainTable
+from ..content.db import PlainDraw, PlainTable
 from ..content.defs import AiDef, EnemyDef, MoveDef, WeightedMove
 from ..enums import INTENT_STUN, PHASE_ENEMY_PHASE
 from ..events import EnemyUnitIntentChanged
@@ -166,11 +166,21 @@ def _plain_pick(e: Engine, table: PlainTable, hist: list[str]) -> str | None:
                 while i < n and hist[i] == last:
                     i += 1
                 if i == n:
+                    fb = table.fallbacks.get(last)
+                    if fb is not None:  # blocked, it stays in the draw: drawn, it re-picks
+                        move = _plain_draw(e, draw)
+                        if move != last:
+                            return move
+                        return fb[1][0][1] if len(fb[1]) == 1 else _plain_draw(e, fb)
                     if len(draws) == 2:
                         return None  # a one-entry table, blocked
                     draw = draws[index]  # the draw of the other entries
-    # the draw of ``_weighted_pick`` over the entries not blocked (no fallback to re-pick):
-    # the first whose cumulative weight exceeds ``k``; the last one takes what is left
+    return _plain_draw(e, draw)
+
+
+def _plain_draw(e: Engine, draw: PlainDraw) -> str:
+    """The draw of ``_weighted_pick`` over a precomputed table: the first row whose cumulative
+    weight exceeds ``k``; the last one takes what is left."""
     total, rows = draw
     k = e.s.rng_ai.below(total) if total > 0 else 0
     for cum, move in rows:
