@@ -261,6 +261,10 @@ def revive(unit: str, hp: ValueLike) -> Data:
     return {"revive": {"unit": unit, "hp": hp}}
 
 
+def set_move(move: str) -> Data:
+    return {"set_move": {"move": move}}
+
+
 def end_turn() -> str:
     return "end_turn"
 
@@ -361,39 +365,44 @@ def status(status_id: str, name: str | None = None, *, text: str | None = None,
            allow_negative: bool | None = None, max_stacks: int | None = None,
            modifiers: Sequence[str | Mapping[str, Any]] | None = None,
            hooks: Sequence[Mapping[str, Any]] | None = None, skip_turn: bool | None = None,
-           keeps_block: bool | None = None, **entries: Effects) -> Def:
+           keeps_block: bool | None = None, hidden: bool | None = None,
+           **entries: Effects) -> Def:
     """A status; entries (``on_turn_end=...``) run with ``self`` = the holder."""
     data = _given(name=name, text=text, debuff=debuff, decay=decay, decay_at=decay_at,
                   allow_negative=allow_negative,
                   max_stacks=max_stacks, modifiers=list(modifiers) if modifiers else None,
                   hooks=[dict(h) for h in hooks] if hooks else None, skip_turn=skip_turn,
-                  keeps_block=keeps_block)
+                  keeps_block=keeps_block, hidden=hidden)
     return Def("statuses", status_id, {**data, **{k: _body(v) for k, v in entries.items()}})
 
 
 def enemy_move(move_id: str, intent: str, *, name: str | None = None,
                damage: int | tuple[int, int] | None = None,
                hits: int | None = None, block: int | None = None,
-               do: Effects | None = None) -> tuple[str, Data]:
+               do: Effects | None = None, next_: str | None = None) -> tuple[str, Data]:
     """A move: deals ``damage`` (a ``(lo, hi)`` pair: rolled per enemy unit) ``hits`` times,
-    gains ``block``, then runs ``do``."""
+    gains ``block``, then runs ``do``; ``next_`` is the move planned after it is made."""
     return move_id, _given(name=name, intent=intent,
                            damage=list(damage) if isinstance(damage, tuple) else damage,
-                           hits=hits, block=block, do=None if do is None else _body(do))
+                           hits=hits, block=block, do=None if do is None else _body(do),
+                           next_=next_)
 
 
 def ai(*, opener: Sequence[str] | None = None, cycle: Sequence[str] | None = None,
        weighted: Mapping[str, int | Mapping[str, Any]] | Sequence[Mapping[str, Any]] | None = None,
-       hp_rules: Sequence[Mapping[str, Any]] | None = None) -> Data:
+       hp_rules: Sequence[Mapping[str, Any]] | None = None,
+       rules: Sequence[Mapping[str, Any]] | None = None) -> Data:
     """An enemy AI; ``weighted`` is a mapping move -> weight or entry, or a list of entries
-    ``{"move": ..., "weight": ..., "max_in_row": ..., "fallback": {...}, "once": True, ...}``."""
+    ``{"move": ..., "weight": ..., "max_in_row": ..., "fallback": {...}, "once": True, ...}``;
+    ``rules`` a list of ``{"when": <condition>, "move": ...}``."""
     table: object = None
     if isinstance(weighted, Mapping):
         table = {k: dict(v) if isinstance(v, Mapping) else v for k, v in weighted.items()} or None
     elif weighted:
         table = [dict(w) for w in weighted]
     return _given(opener=list(opener) if opener else None, cycle=list(cycle) if cycle else None,
-                  weighted=table, hp_rules=[dict(r) for r in hp_rules] if hp_rules else None)
+                  weighted=table, hp_rules=[dict(r) for r in hp_rules] if hp_rules else None,
+                  rules=[dict(r) for r in rules] if rules else None)
 
 
 def enemy(enemy_id: str, *, hp: int | tuple[int, int], moves: Sequence[tuple[str, Data]],

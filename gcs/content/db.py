@@ -147,6 +147,10 @@ class Content:
         self.deal_statuses: frozenset[str] = self._stage_statuses("deal")
         self.take_statuses: frozenset[str] = self._stage_statuses("take")
         self.block_statuses: frozenset[str] = self._stage_statuses("block")
+        # (enemy id, move id) -> the move its ``next`` plans after it (empty: no AI reads it)
+        self.next_moves: dict[tuple[str, str], str] = {
+            (en.id, m.id): m.next for en in self.enemies.values() for m in en.moves
+            if m.next is not None}
         # ids of the enemies whose AI has HP rules (a hit on any other re-plans nothing)
         self.hp_rule_enemies: frozenset[str] = frozenset(
             en.id for en in self.enemies.values() if en.ai.hp_rules)
@@ -168,6 +172,9 @@ class Content:
             st.id for st in self.statuses.values() if st.skip_turn)
         self.block_keeping_statuses: frozenset[str] = frozenset(
             st.id for st in self.statuses.values() if st.keeps_block)
+        # ids of the hidden statuses (views and observations leave them out)
+        self.hidden_statuses: frozenset[str] = frozenset(
+            st.id for st in self.statuses.values() if st.hidden)
         # decay moment -> ids of the statuses that decay then (decay not NONE)
         by_moment: dict[str, set[str]] = {}
         for st in self.statuses.values():

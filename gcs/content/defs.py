@@ -20,6 +20,7 @@ from ..enums import (
     Rarity,
     TargetMode,
 )
+from ..flow.exprs import Cond
 from ..flow.nodes import HookDef, Node
 
 _EMPTY: Mapping[str, int] = MappingProxyType({})
@@ -137,6 +138,7 @@ class StatusDef:
     keeps_block: bool = False
     entries: Mapping[str, Node] = field(default_factory=lambda: MappingProxyType({}))
     decay_at: str = "turn_end"  # the decay moment: the holder's turn end, or the round's end
+    hidden: bool = False  # works as any status; views and observations do not list it
 
     def entry(self, name: str) -> Node | None:
         return self.entries.get(name)
@@ -154,6 +156,7 @@ class MoveDef:
     block: int | None = None
     behaviour: Node | None = None
     damage_max: int | None = None  # set: damage is rolled in [damage, damage_max] per enemy unit
+    next: str | None = None  # the move planned after this one is made (before any other AI)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,13 +189,23 @@ class HpRule:
 
 
 @dataclass(frozen=True, slots=True)
+class AiRule:
+    """Plan ``move`` when ``when`` holds at planning (``self`` the enemy, ``target`` the player)."""
+
+    when: Cond
+    move: str
+
+
+@dataclass(frozen=True, slots=True)
 class AiDef:
-    """How an enemy picks its next move: HP rules, then openers, then a cycle or weighted random."""
+    """How an enemy picks its next move: HP rules, then its rules, then the last move's ``next``,
+    then openers, then a cycle or weighted random."""
 
     opener: tuple[str, ...] = ()
     cycle: tuple[str, ...] = ()
     weighted: tuple[WeightedMove, ...] = ()
     hp_rules: tuple[HpRule, ...] = ()
+    rules: tuple[AiRule, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

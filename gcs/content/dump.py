@@ -222,6 +222,7 @@ _VERBS: dict[type, tuple[str, Callable[[Any], Data]]] = {
                                              hp=None if n.hp is None else value(n.hp))),
     N.Kill: ("kill", lambda n: {"unit": unit(n.target)}),
     N.Revive: ("revive", lambda n: {"unit": unit(n.target), "hp": value(n.hp)}),
+    N.SetMove: ("set_move", lambda n: {"move": n.move}),
     N.Call: ("call", lambda n: {"graph": n.graph}),
     N.SetVar: ("set", lambda n: {"name": n.name, "to": value(n.value)}),
     N.SetObj: ("select", lambda n: {**_either(n.select), "as": n.name}),
@@ -332,7 +333,7 @@ def card(c: D.GameCard) -> Data:
 
 
 def status(s: D.StatusDef) -> Data:
-    flags = ("debuff", "allow_negative", "skip_turn", "keeps_block")
+    flags = ("debuff", "allow_negative", "skip_turn", "keeps_block", "hidden")
     return {"name": s.name, **_given(
         text=s.text or None, **{k: True for k in flags if getattr(s, k)},
         decay=s.decay.value if s.decay is not Decay.NONE else None,
@@ -365,7 +366,7 @@ def move(m: D.MoveDef) -> Data:
     do = effect(rest[0]) if len(rest) == 1 else [effect(n) for n in rest] if rest else None
     damage = m.damage if m.damage is None or m.damage_max is None else [m.damage, m.damage_max]
     return _given(name=m.name, intent=m.intent.value, damage=damage,
-                  hits=m.hits if m.hits != 1 else None, block=m.block, do=do)
+                  hits=m.hits if m.hits != 1 else None, block=m.block, do=do, next=m.next)
 
 
 def ai(a: D.AiDef) -> Data:
@@ -383,8 +384,10 @@ def ai(a: D.AiDef) -> Data:
         weighted = {w.move: w.weight if len(entry(w)) == 1 else entry(w) for w in a.weighted}
     rules = [{"below_percent": r.below_percent, "move": r.move, "once": r.once,
               **({"at_once": True} if r.at_once else {})} for r in a.hp_rules]
+    when = [{"when": cond(r.when), "move": r.move} for r in a.rules]
     return _given(opener=list(a.opener) or None, cycle=list(a.cycle) or None,
-                  weighted=None if a.cycle else weighted, hp_rules=rules or None)
+                  weighted=None if a.cycle else weighted, hp_rules=rules or None,
+                  rules=when or None)
 
 
 def enemy(e: D.EnemyDef) -> Data:

@@ -18,6 +18,7 @@ from .defs import (
     DECAY_MOMENTS,
     STATUS_ENTRIES,
     AiDef,
+    AiRule,
     CharacterDef,
     DeckEntry,
     EncounterDef,
@@ -46,7 +47,7 @@ from .problems import (
     listing,
     within,
 )
-from .textexprs import SELF, TARGET, hook, modifier
+from .textexprs import SELF, TARGET, cond, hook, modifier
 from .textnodes import effect
 
 T = TypeVar("T")
@@ -304,7 +305,7 @@ def compile_card(cid: str, raw: object, ctx: Ctx) -> GameCard | None:
 # ---------------------------------------------------------------- statuses
 
 STATUS_FIELDS = ("name", "text", "debuff", "decay", "decay_at", "allow_negative", "max_stacks", "modifiers",
-                 "hooks", "skip_turn", "keeps_block", *STATUS_ENTRIES)
+                 "hooks", "skip_turn", "keeps_block", "hidden", *STATUS_ENTRIES)
 _AMOUNT_ENTRIES = ("on_attacked", "on_damage_taken", "on_apply")
 
 
@@ -314,7 +315,7 @@ def compile_status(sid: str, raw: object, ctx: Ctx) -> StatusDef | None:
         return None
     ok = check_keys(m, ctx, STATUS_FIELDS)
     flags: dict[str, bool] = {}
-    for key in ("debuff", "allow_negative", "skip_turn", "keeps_block"):
+    for key in ("debuff", "allow_negative", "skip_turn", "keeps_block", "hidden"):
         got = get_bool(m[key], ctx.at(key)) if key in m else False
         ok = ok and got is not None
         flags[key] = bool(got)
@@ -344,18 +345,18 @@ def compile_status(sid: str, raw: object, ctx: Ctx) -> StatusDef | None:
         return None
     return StatusDef(sid, name, text, flags["debuff"], decay, flags["allow_negative"], cap,
                      tuple(mods or ()), tuple(hooks or ()), flags["skip_turn"],
-                     flags["keeps_block"], MappingProxyType(entries), decay_at)
+                     flags["keeps_block"], MappingProxyType(entries), decay_at, flags["hidden"])
 
 
 # ---------------------------------------------------------------- enemies
 
 ENEMY_FIELDS = ("name", "hp", "moves", "ai", "statuses")
-MOVE_FIELDS = ("name", "intent", "damage", "hits", "block", "do")
-AI_FIELDS = ("opener", "cycle", "weighted", "hp_rules")
+MOVE_FIELDS = ("name", "intent", "damage", "hits", "block", "do", "next")
+AI_FIELDS = ("opener", "cycle", "weighted", "hp_rules", "rules")
 
 
-def _move(mid: str, raw: object, ctx: Ctx) -> MoveDef | None:
-    m = get_map(raw, ctx, "a move mapping (intent, damage, hits, block, do)")
+def _move(mid: str, raw: object, ctx: Ctx, known: list[str]) -> MoveDef | None:
+    m = get_map(raw, ctx, "a move mapping (intent, damage, hits, block, do, next)")
     if m is None:
         return None
     ok = check_keys(m, ctx, MOVE_FIELDS, ("intent",))
@@ -366,6 +367,10 @@ def _move(mid: str, raw: object, ctx: Ctx) -> MoveDef | None:
     damage_max = rolled[1] if rolled is not None and isinstance(m["damage"], list) else None
     hits = get_int(m["hits"], ctx.at("hits"), 1) if "hits" in m else 1
     block = get_int(m["block"], ctx.at("block"), 0) if "block" in m else None
+    nxt = get_str(m["next"], ctx.at("next")) if "next" in m else None
+    if nxt is not None and nxt not in known:
+        ctx.at("next").error(f"unknown move {nxt!r} (known: {listing(known, nxt)})")
+        ok = False
     env = Env(TARGET, None)
     steps: list[N.Node] = []
     if damage is not None:
@@ -384,11 +389,12 @@ def _move(mid: str, raw: object, ctx: Ctx) -> MoveDef | None:
         _check_vars(env, [k for k in ("damage", "hits", "block") if k in m or k == "hits"],
                     "a move reads")
     bad = any(k in m and v is None for k, v in (("name", name), ("damage", damage),
-                                                  ("hits", hits), ("block", block)))
+                                                  ("hits", hits), ("block", block),
+                                                  ("next", nxt)))
     if not ok or bad or intent is None:
         return None
     behaviour = None if not steps else steps[0] if len(steps) == 1 else N.Sequence(tuple(steps))
-    return MoveDef(mid, str(name), intent, damage, hits or 1, block, behaviour, damage_max)
+    return MoveDef(mid, str(name), intent, damage, hits or 1, block, behaviour, damage_max, nxt)
 
 
 W_FIELDS = ("weight", "max_in_row", "fallback", "once", "after", "before")
@@ -494,10 +500,23 @@ def _ai(raw: object, ctx: Ctx, moves: list[str]) -> AiDef | None:
         return None if pct is None or mv is None or once is None or now is None else HpRule(
             pct, mv, once, now)
 
+    def ai_rule(r: object, rctx: Ctx) -> AiRule | None:
+        rm = get_map(r, rctx, "an ai rule {when: <condition>, move: sleep}")
+        if rm is None or not check_keys(rm, rctx, ("when", "move"), ("when", "move")):
+            return None
+        env = Env(TARGET, None)
+        when = cond(rm["when"], rctx.with_env(env).at("when"))
+        _check_vars(env, (), "an ai rule reads")
+        mv = move_id(rm["move"], rctx.at("move"))
+        return None if when is None or mv is None else AiRule(when, mv)
+
     rules = _items(m["hp_rules"], ctx.at("hp_rules"), hp_rule, "a list of hp rules") \
         if "hp_rules" in m else []
-    ok = ok and rules is not None
-    return AiDef(opener, cycle, tuple(weighted), tuple(rules or ())) if ok else None
+    when_rules = _items(m["rules"], ctx.at("rules"), ai_rule, "a list of ai rules") \
+        if "rules" in m else []
+    ok = ok and rules is not None and when_rules is not None
+    return AiDef(opener, cycle, tuple(weighted), tuple(rules or ()),
+                 tuple(when_rules or ())) if ok else None
 
 
 def compile_enemy(eid: str, raw: object, ctx: Ctx) -> EnemyDef | None:
@@ -511,7 +530,7 @@ def compile_enemy(eid: str, raw: object, ctx: Ctx) -> EnemyDef | None:
     mm = get_map(m["moves"], ctx.at("moves"), "a mapping of move id -> move") if "moves" in m \
         else None
     for mid, mv in (mm or {}).items():
-        got = _move(mid, mv, ctx.at("moves").at(mid))
+        got = _move(mid, mv, ctx.at("moves").at(mid), list(mm or {}))
         ok = ok and got is not None
         if got is not None:
             moves.append(got)

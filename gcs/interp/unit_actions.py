@@ -11,6 +11,7 @@ from ..battle import combat as U
 from ..battle import frames as K
 from ..battle.combat import deal_damage, gain_block, random_enemy, spawn_enemy
 from ..battle.folds import attack_damage, block_amount
+from ..battle.intents import set_move
 from ..battle.state import Ctx, Frame, Unit
 from ..enums import BattlePhase
 from ..events import EnergyGained, GoldGained
@@ -224,9 +225,13 @@ def _ex_gold(e: Engine, node: N.GainGold, ctx: Ctx) -> None:
         e.record(GoldGained(n, s.gold))
 
 
+def _ex_set_move(e: Engine, node: N.SetMove, ctx: Ctx) -> None:
+    set_move(e, e.s.units[ctx.owner], node.move)
+
+
 UNIT_ACTIONS: Final[dict[type, Exec]] = {
     N.DealDamage: _ex_damage, N.GainBlock: _ex_block, N.LoseHp: _ex_lose_hp, N.Heal: _ex_heal,
     N.GainEnergy: _ex_energy, N.ApplyStatus: _ex_apply, N.RemoveStatus: _ex_remove,
     N.SpawnEnemy: _ex_spawn, N.Kill: _ex_kill, N.Revive: _ex_revive, N.EndTurn: _ex_end_turn,
-    N.ExtraTurn: _ex_extra_turn, N.GainGold: _ex_gold,
+    N.ExtraTurn: _ex_extra_turn, N.GainGold: _ex_gold, N.SetMove: _ex_set_move,
 }
