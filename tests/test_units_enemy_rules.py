@@ -4,6 +4,7 @@ included)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -35,13 +36,16 @@ def yaml_pack() -> dict[str, Any]:
         "statuses": {
             "dozing": {"hidden": True, "text": "asleep",
                        "on_damage_taken": ["remove_status dozing", "set_move jolt"]},
+            "ward": {"negates_debuffs": True},
+            "weak": {"debuff": True, "decay": "minus_one", "modifiers": ["deal *3/4"]},
         },
         "enemies": {
             "bear": {"hp": 40, "statuses": {"dozing": 1},
                      "moves": {"snore": {"intent": "sleep"}, "jolt": {"intent": "stun"},
                                "swipe": {"intent": "attack", "damage": 3},
                                "roar": {"intent": "buff", "next": "swipe"},
-                               "hug": {"intent": "attack", "damage": 1}},
+                               "hug": {"intent": "attack", "damage": 1},
+                               "hex": {"intent": "debuff", "do": "apply weak 1 to target"}},
                      "ai": {"rules": [{"when": {"has_status": "dozing"}, "move": "snore"},
                                       {"when": {"lt": [{"hp": "target"}, 45]}, "move": "roar"}],
                             "cycle": ["hug"]}},
@@ -129,6 +133,7 @@ def test_rules_next_set_move_and_hidden_load_from_the_builder_and_round_trip() -
     bear = c.enemies["bear"]
     assert [r.move for r in bear.ai.rules] == ["snore", "roar"]
     assert bear.move("roar").next == "swipe" and c.statuses["dozing"].hidden
+    assert c.statuses["ward"].negates_debuffs and c.negating_statuses == {"ward"}
     again = gcs.load_content(dump_content(c))
     assert dict(again.enemies) == dict(c.enemies) and dict(again.statuses) == dict(c.statuses)
     built = b.pack(
@@ -137,11 +142,14 @@ def test_rules_next_set_move_and_hidden_load_from_the_builder_and_round_trip() -
         b.character("hero", max_hp=50, deck={"poke": 10}),
         b.status("dozing", text="asleep", hidden=True,
                  on_damage_taken=["remove_status dozing", b.set_move("jolt")]),
+        b.status("ward", negates_debuffs=True),
+        b.status("weak", debuff=True, decay="minus_one", modifiers=["deal *3/4"]),
         b.enemy("bear", hp=40, statuses={"dozing": 1}, moves=[
             b.enemy_move("snore", "sleep"), b.enemy_move("jolt", "stun"),
             b.enemy_move("swipe", "attack", damage=3),
             b.enemy_move("roar", "buff", next_="swipe"),
-            b.enemy_move("hug", "attack", damage=1)],
+            b.enemy_move("hug", "attack", damage=1),
+            b.enemy_move("hex", "debuff", do="apply weak 1 to target")],
             ai=b.ai(rules=[{"when": {"has_status": "dozing"}, "move": "snore"},
                            {"when": {"lt": [{"hp": "target"}, 45]}, "move": "roar"}],
                     cycle=["hug"])),
@@ -170,6 +178,7 @@ def _patched(path: tuple[str, ...], value: object) -> dict[str, Any]:
     (("enemies", "bear", "moves", "roar", "next"), "zzz", r"moves.roar.next': unknown move"),
     (("statuses", "dozing", "on_damage_taken"), "set_move zzz", "unknown move 'zzz'"),
     (("statuses", "dozing", "hidden"), "yes", "hidden"),
+    (("statuses", "ward", "negates_debuffs"), 1, "negates_debuffs"),
 ])
 def test_the_new_fields_are_validated(path: tuple[str, ...], value: object, message: str) -> None:
     with pytest.raises(ContentError, match=message):
@@ -187,3 +196,111 @@ def test_a_woken_enemy_plays_out_to_the_end_of_the_battle() -> None:
         else:
             g.end_player_turn()
     assert g.phase is BattlePhase.BATTLE_WON
+
+
+@pytest.mark.parametrize("stepwise", [False, True])
+def test_a_move_applying_a_debuff_to_a_warded_player_is_negated(stepwise: bool) -> None:
+    # the plain-move path (the combat primitives, no interpreter) and the interpreter's agree
+    data = yaml_pack()
+    data["characters"]["hero"]["statuses"] = {"ward": 2}
+    data["enemies"]["bear"]["statuses"] = {}
+    data["enemies"]["bear"]["ai"] = {"cycle": ["hex"]}
+    g = gcs.Game(gcs.load_content(data), seed=1, log_events=True)
+    g._e.stepwise = stepwise
+    g.start_battle("bear")
+    g.end_player_turn()
+    assert g.player.statuses == {"ward": 1}
+    g.end_player_turn()
+    assert g.player.statuses == {}
+    got = [x for x in g.event_log if isinstance(x, gcs.events.DebuffNegated)]
+    assert got == [gcs.events.DebuffNegated(0, "weak", "ward")] * 2
+    g.end_player_turn()
+    assert g.player.statuses == {"weak": 1}
+
+
+# ---------------------------------------------------------------- drawn slots, filtered units, $attack
+def gang_pack() -> dict[str, Any]:
+    data = yaml_pack()
+    data["enemies"]["bear"]["statuses"] = {}
+    data["statuses"]["sore"] = {"on_damage_taken": {"if": {"eq": ["$attack", 1]},
+                                                    "then": "apply ward 1 to self"}}
+    data["enemies"]["cub"] = {
+        "hp": 10, "statuses": {"sore": 1},
+        "moves": {"shield": {"intent": "defend", "do": {"block": {"amount": 5, "to": {
+            "units": "all_enemies", "exclude": "self", "random": 1}}}}},
+        "ai": {"cycle": ["shield"]}}
+    data["encounters"]["gang"] = {"enemies": {"draw": 3, "from": ["bear", "cub", "cub", "cub"]}}
+    return data
+
+
+def test_drawn_slots_draw_without_replacement_and_round_trip() -> None:
+    c = gcs.load_content(gang_pack())
+    x = c.encounters["gang"]
+    assert (x.draw, x.draw_from, x.enemies) == (3, ("bear", "cub", "cub", "cub"), ("bear", "cub", "cub"))
+    assert x.enemy_ids() == ("bear", "cub")
+    seen = Counter()
+    for seed in range(1, 80):
+        g = gcs.Game(c, seed=seed)
+        g.start_battle("gang")
+        ids = Counter(u.def_id for u in g.enemies)
+        assert sum(ids.values()) == 3 and ids["bear"] <= 1
+        seen[ids["bear"]] += 1
+    assert set(seen) == {0, 1}  # the bear is drawn 3 times in 4
+    again = gcs.load_content(dump_content(c))
+    assert dict(again.encounters) == dict(c.encounters) and dict(again.enemies) == dict(c.enemies)
+    built = b.encounter("gang", {"draw": 3, "from": ["bear", "cub", "cub", "cub"]})
+    assert built.data == gang_pack()["encounters"]["gang"]
+
+
+def test_a_filtered_unit_selection_leaves_out_the_excluded_and_picks_at_random() -> None:
+    c = gcs.load_content(gang_pack())
+    picked = Counter()
+    for seed in range(1, 60):
+        g = gcs.Game(c, seed=seed)
+        g.start_battle("gang")
+        if [u.def_id for u in g.enemies] != ["cub", "cub", "cub"]:
+            continue
+        g.end_player_turn()  # each cub shields another cub (the last one's gift lasts)
+        for i, u in enumerate(g.enemies):
+            if u.block:
+                picked[i] += 1
+    assert picked and 2 not in picked  # the last cub acts last: no one shields it after
+
+
+def test_attack_tells_an_attack_from_other_hp_loss() -> None:
+    c = gcs.load_content(gang_pack())
+    for seed in range(1, 40):
+        g = gcs.Game(c, seed=seed)
+        g.start_battle("gang")
+        cub = next((u for u in g.enemies if u.def_id == "cub"), None)
+        if cub is not None:
+            break
+    assert cub is not None
+    combat.lose_hp(g._e, cub, 1)  # not an attack
+    g._e.run()
+    assert "ward" not in cub.statuses
+    combat.deal_damage(g._e, g._e.s.units[0], cub, 1, None, attack=True)
+    g._e.run()
+    assert cub.statuses.get("ward") == 1
+
+
+@pytest.mark.parametrize(("path", "value", "message"), [
+    (("encounters", "gang", "enemies"), {"draw": 5, "from": ["bear", "cub"]}, "more than the 2"),
+    (("encounters", "gang", "enemies"), {"draw": 1, "from": ["bear", "nobody"]}, "unknown enemy"),
+    (("encounters", "gang", "enemies"), {"draw": 1}, "missing"),
+    (("encounters", "gang", "enemies"), {"draw": 0, "from": ["bear"]}, "draw"),
+    (("enemies", "cub", "moves", "shield", "do"),
+     {"block": {"amount": 5, "to": {"units": "all_enemies", "exclude": "$x"}}}, "exclude"),
+    (("enemies", "cub", "moves", "shield", "do"),
+     {"block": {"amount": 5, "to": {"units": "all_enemies", "random": 0}}}, "random"),
+    (("statuses", "sore", "on_attacked"), "apply ward $attack to self", "unknown number"),
+])
+def test_drawn_slots_filtered_units_and_attack_are_validated(
+        path: tuple[str, ...], value: object, message: str) -> None:
+    data = gang_pack()
+    at: Any = data
+    for k in path[:-1]:
+        at = at[k]
+    at[path[-1]] = value
+    with pytest.raises(ContentError, match=message):
+        gcs.load_content(data)

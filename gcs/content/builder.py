@@ -13,7 +13,7 @@ the builder and YAML give equal definitions::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from ..errors import ContentError
 from .db import Content
@@ -366,13 +366,13 @@ def status(status_id: str, name: str | None = None, *, text: str | None = None,
            modifiers: Sequence[str | Mapping[str, Any]] | None = None,
            hooks: Sequence[Mapping[str, Any]] | None = None, skip_turn: bool | None = None,
            keeps_block: bool | None = None, hidden: bool | None = None,
-           **entries: Effects) -> Def:
+           negates_debuffs: bool | None = None, **entries: Effects) -> Def:
     """A status; entries (``on_turn_end=...``) run with ``self`` = the holder."""
     data = _given(name=name, text=text, debuff=debuff, decay=decay, decay_at=decay_at,
                   allow_negative=allow_negative,
                   max_stacks=max_stacks, modifiers=list(modifiers) if modifiers else None,
                   hooks=[dict(h) for h in hooks] if hooks else None, skip_turn=skip_turn,
-                  keeps_block=keeps_block, hidden=hidden)
+                  keeps_block=keeps_block, hidden=hidden, negates_debuffs=negates_debuffs)
     return Def("statuses", status_id, {**data, **{k: _body(v) for k, v in entries.items()}})
 
 
@@ -414,20 +414,25 @@ def enemy(enemy_id: str, *, hp: int | tuple[int, int], moves: Sequence[tuple[str
         ai=dict(ai), statuses=stat_data or None))
 
 
-def encounter(encounter_id: str, enemies: Sequence[str | Sequence[str]] | None = None, *,
+def encounter(encounter_id: str,
+              enemies: Sequence[str | Sequence[str]] | Mapping[str, Any] | None = None, *,
               name: str | None = None, hand_discard: str | None = None,
               rewards: str | None = None, kind: str | None = None,
               groups: Sequence[Sequence[str | Sequence[str]]] | None = None,
               pool: str | None = None, weight: int | None = None,
               exclusions: Sequence[str] | None = None) -> Def:
     """An encounter: ``enemies`` left to right (a slot given as a list of ids rolls one of them
-    per battle), or ``groups``: one of these enemy lists is rolled per battle; ``pool``,
-    ``weight`` and ``exclusions`` place it in its act's encounter pools."""
+    per battle; ``{"draw": 4, "from": [...]}`` draws the slots without replacement), or
+    ``groups``: one of these enemy lists is rolled per battle; ``pool``, ``weight`` and
+    ``exclusions`` place it in its act's encounter pools."""
     def slots(g: Sequence[str | Sequence[str]]) -> list[object]:
         return [s if isinstance(s, str) else list(s) for s in g]
 
+    drawn = ({"draw": enemies["draw"], "from": list(enemies["from"])}
+             if isinstance(enemies, Mapping) else None)
     return Def("encounters", encounter_id, _given(
-        name=name, enemies=None if enemies is None else slots(enemies),
+        name=name, enemies=drawn if drawn is not None or enemies is None
+        else slots(cast("Sequence[str | Sequence[str]]", enemies)),
         groups=None if groups is None else [slots(g) for g in groups],
         hand_discard=hand_discard, rewards=rewards, kind=kind, pool=pool, weight=weight,
         exclusions=None if exclusions is None else list(exclusions)))

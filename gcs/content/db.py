@@ -172,6 +172,9 @@ class Content:
             st.id for st in self.statuses.values() if st.skip_turn)
         self.block_keeping_statuses: frozenset[str] = frozenset(
             st.id for st in self.statuses.values() if st.keeps_block)
+        # ids of the statuses that negate debuffs applied to their holder (Artifact)
+        self.negating_statuses: frozenset[str] = frozenset(
+            st.id for st in self.statuses.values() if st.negates_debuffs)
         # ids of the hidden statuses (views and observations leave them out)
         self.hidden_statuses: frozenset[str] = frozenset(
             st.id for st in self.statuses.values() if st.hidden)

@@ -139,6 +139,7 @@ class StatusDef:
     entries: Mapping[str, Node] = field(default_factory=lambda: MappingProxyType({}))
     decay_at: str = "turn_end"  # the decay moment: the holder's turn end, or the round's end
     hidden: bool = False  # works as any status; views and observations do not list it
+    negates_debuffs: bool = False  # an ``apply`` of a debuff to its holder is cancelled (Artifact)
 
     def entry(self, name: str) -> Node | None:
         return self.entries.get(name)
@@ -247,6 +248,10 @@ class EncounterDef:
     pool: str | None = None
     weight: int = 1
     exclusions: tuple[str, ...] = ()
+    # Slots drawn without replacement: ``draw`` ids drawn one at a time from ``draw_from`` (an
+    # id listed twice can be drawn twice); 0: not drawn. ``enemies`` is then its first ``draw``.
+    draw: int = 0
+    draw_from: tuple[str, ...] = ()
 
     def enemy_ids(self) -> tuple[str, ...]:
         """Every enemy id this encounter can field, in first-seen order."""
@@ -254,6 +259,7 @@ class EncounterDef:
         for g in self.groups:
             for slot in g:
                 seen.update(dict.fromkeys(slot))
+        seen.update(dict.fromkeys(self.draw_from))
         return tuple(seen)
 
 

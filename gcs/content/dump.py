@@ -56,8 +56,10 @@ def _effect(node: N.Node | None) -> object:
 # ---------------------------------------------------------------- values, conditions, selections
 
 
-def unit(u: E.UnitSel) -> str:
-    """``self``, ``target``, ... or ``$slot``."""
+def unit(u: E.UnitSel) -> object:
+    """``self``, ``target``, ... or ``$slot``; a filtered selection as its mapping."""
+    if u.source == "filtered" and u.of is not None:
+        return _given(units=unit(u.of), exclude=u.exclude, random=u.random or None)
     if u.source == "var" and u.var:
         return "$" + u.var
     if u.source not in UNIT_SOURCES or u.var is not None:
@@ -333,7 +335,7 @@ def card(c: D.GameCard) -> Data:
 
 
 def status(s: D.StatusDef) -> Data:
-    flags = ("debuff", "allow_negative", "skip_turn", "keeps_block", "hidden")
+    flags = ("debuff", "allow_negative", "skip_turn", "keeps_block", "hidden", "negates_debuffs")
     return {"name": s.name, **_given(
         text=s.text or None, **{k: True for k in flags if getattr(s, k)},
         decay=s.decay.value if s.decay is not Decay.NONE else None,
@@ -404,8 +406,12 @@ def enemy(e: D.EnemyDef) -> Data:
 def encounter(x: D.EncounterDef) -> Data:
     rule = x.hand_discard
     groups = [[list(sl) if len(sl) > 1 else sl[0] for sl in g] for g in x.groups]
-    return _given(name=x.name, enemies=None if len(groups) > 1 else groups[0] if groups
-                  else list(x.enemies), groups=groups if len(groups) > 1 else None,
+    enemies: object = None if len(groups) > 1 else groups[0] if groups else list(x.enemies)
+    if x.draw:
+        if groups:
+            raise _fail("an encounter both drawn and rolled by groups")
+        enemies = {"draw": x.draw, "from": list(x.draw_from)}
+    return _given(name=x.name, enemies=enemies, groups=groups if len(groups) > 1 else None,
                   rewards=x.rewards,
                   kind=x.kind if x.kind != "normal" else None,
                   hand_discard=None if rule is None else rule.value, pool=x.pool,

@@ -305,7 +305,7 @@ def compile_card(cid: str, raw: object, ctx: Ctx) -> GameCard | None:
 # ---------------------------------------------------------------- statuses
 
 STATUS_FIELDS = ("name", "text", "debuff", "decay", "decay_at", "allow_negative", "max_stacks", "modifiers",
-                 "hooks", "skip_turn", "keeps_block", "hidden", *STATUS_ENTRIES)
+                 "hooks", "skip_turn", "keeps_block", "hidden", "negates_debuffs", *STATUS_ENTRIES)
 _AMOUNT_ENTRIES = ("on_attacked", "on_damage_taken", "on_apply")
 
 
@@ -315,7 +315,8 @@ def compile_status(sid: str, raw: object, ctx: Ctx) -> StatusDef | None:
         return None
     ok = check_keys(m, ctx, STATUS_FIELDS)
     flags: dict[str, bool] = {}
-    for key in ("debuff", "allow_negative", "skip_turn", "keeps_block", "hidden"):
+    for key in ("debuff", "allow_negative", "skip_turn", "keeps_block", "hidden",
+                "negates_debuffs"):
         got = get_bool(m[key], ctx.at(key)) if key in m else False
         ok = ok and got is not None
         flags[key] = bool(got)
@@ -335,7 +336,8 @@ def compile_status(sid: str, raw: object, ctx: Ctx) -> StatusDef | None:
         if key in m:
             env = Env(TARGET, None)
             node = effect(m[key], ctx.with_env(env).at(key))
-            known = ("stacks", "amount") if key in _AMOUNT_ENTRIES else ("stacks",)
+            known = ("stacks", "amount", "attack") if key == "on_damage_taken" else \
+                ("stacks", "amount") if key in _AMOUNT_ENTRIES else ("stacks",)
             _check_vars(env, known, "a status entry reads")
             if node is None:
                 ok = False
@@ -345,7 +347,8 @@ def compile_status(sid: str, raw: object, ctx: Ctx) -> StatusDef | None:
         return None
     return StatusDef(sid, name, text, flags["debuff"], decay, flags["allow_negative"], cap,
                      tuple(mods or ()), tuple(hooks or ()), flags["skip_turn"],
-                     flags["keeps_block"], MappingProxyType(entries), decay_at, flags["hidden"])
+                     flags["keeps_block"], MappingProxyType(entries), decay_at, flags["hidden"],
+                     flags["negates_debuffs"])
 
 
 # ---------------------------------------------------------------- enemies
@@ -598,7 +601,22 @@ def compile_encounter(xid: str, raw: object, ctx: Ctx) -> EncounterDef | None:
         return None if got is None else tuple(got)
 
     groups: list[tuple[tuple[str, ...], ...]] | None = None
-    if "enemies" in m:
+    draw = 0
+    bag: tuple[str, ...] = ()
+    if "enemies" in m and isinstance(m["enemies"], dict):
+        # ``{draw: 4, from: [...]}``: slots drawn without replacement from a bag of ids
+        dctx = ctx.at("enemies")
+        dm = m["enemies"]
+        if check_keys(dm, dctx, ("draw", "from"), ("draw", "from")):
+            got = _items(dm["from"], dctx.at("from"), lambda x, cc: get_ref(x, cc, "enemy"),
+                         "a list of enemy ids to draw from")
+            n = get_int(dm["draw"], dctx.at("draw"), 1)
+            if got is not None and n is not None and n > len(got):
+                dctx.at("draw").error(f"draw {n} is more than the {len(got)} ids to draw from")
+            elif got is not None and n is not None:
+                draw, bag = n, tuple(got)
+                groups = [tuple((i,) for i in bag[:n])]
+    elif "enemies" in m:
         one = group(m["enemies"], ctx.at("enemies"))
         groups = None if one is None else [one]
     elif "groups" in m:
@@ -607,7 +625,8 @@ def compile_encounter(xid: str, raw: object, ctx: Ctx) -> EncounterDef | None:
             ctx.at("groups").error("'groups' needs at least one group")
             groups = None
     enemies = None if not groups else [sl[0] for sl in groups[0]]
-    rolled = groups is not None and (len(groups) > 1 or any(len(sl) > 1 for sl in groups[0]))
+    rolled = groups is not None and not draw and (
+        len(groups) > 1 or any(len(sl) > 1 for sl in groups[0]))
     # (no hand_discard of its own: the game's BattleRules.hand_discard applies)
     rule = get_enum(m["hand_discard"], ctx.at("hand_discard"), HandDiscardRule) \
         if "hand_discard" in m else None
@@ -619,7 +638,8 @@ def compile_encounter(xid: str, raw: object, ctx: Ctx) -> EncounterDef | None:
             or weight is None or exclusions is None:
         return None
     return EncounterDef(xid, name, tuple(enemies), rule, rewards, kind,
-                        tuple(groups or ()) if rolled else (), pool, weight, exclusions)
+                        tuple(groups or ()) if rolled else (), pool, weight, exclusions,
+                        draw, bag)
 
 
 def _pool(m: dict[str, object], ctx: Ctx, kind: str | None,

@@ -170,6 +170,8 @@ def _ex_apply(e: Engine, node: N.ApplyStatus, ctx: Ctx) -> None:
     n = val(e, node.amount, ctx)
     sid = node.status
     units = units_of(e, node.target, ctx)
+    if e.c.negating_statuses:  # (a pack where a status can negate debuffs: Artifact)
+        units = [u for u in units if not U.negated(e, u, sid, n)]
     if len(units) == 1:  # (what _per_unit does with one unit: nothing to reorder)
         U.apply_status(e, units[0], sid, n, source=ctx.owner)
         return
