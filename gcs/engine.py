@@ -274,6 +274,7 @@ def _register() -> None:
         run.EXEC.update(table)
     run.STEP.update(run.COMPOSITES)
     intents.COND_TEST[:] = [values.test]
+    intents.VALUE_OF[:] = [values.val]
 
 
 _register()

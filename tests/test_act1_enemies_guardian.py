@@ -5,6 +5,9 @@ Defensive Mode (Sharp Hide 3), Roll Attack, Twin Slam (back to Offensive Mode, M
 
 from __future__ import annotations
 
+from act1_support import battle as start
+from act1_support import hero
+
 import gcs
 from gcs.battle import combat
 
@@ -12,13 +15,7 @@ C = gcs.builtin_content()
 
 
 def battle(seed: int = 1) -> gcs.Game:
-    g = gcs.Game(C, seed=seed)
-    g.start_battle("the_guardian")
-    return g
-
-
-def hero(g: gcs.Game) -> gcs.Unit:
-    return g._e.s.units[0]
+    return start(C, "the_guardian", seed)
 
 
 def lose(g: gcs.Game, u: gcs.Unit, amount: int) -> None:

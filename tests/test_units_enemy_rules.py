@@ -304,3 +304,38 @@ def test_drawn_slots_filtered_units_and_attack_are_validated(
     at[path[-1]] = value
     with pytest.raises(ContentError, match=message):
         gcs.load_content(data)
+
+
+# ---------------------------------------------------------------- damage read at planning
+def test_a_move_damage_value_is_read_when_planned_and_kept_until_planned_again() -> None:
+    data = yaml_pack()
+    data["enemies"]["bear"]["statuses"] = {}
+    data["enemies"]["bear"]["moves"]["maul"] = {
+        "intent": "attack", "damage": {"sub": [{"hp": "target"}, 40]}, "hits": 2}
+    data["enemies"]["bear"]["ai"] = {"cycle": ["maul"]}
+    c = gcs.load_content(data)
+    m = c.enemies["bear"].move("maul")
+    assert m.damage_value is not None and m.damage_max == 0
+    g = gcs.Game(c, seed=1)
+    g.start_battle("bear")
+    u = g.enemies[0]
+    assert u.intent is not None and (u.intent.damage, u.intent.hits) == (10, 2)  # 50 - 40
+    combat.lose_hp(g._e, g._e.s.units[0], 5)  # read at planning: still 10
+    assert u.intent.damage == 10
+    g.end_player_turn()  # 45 - 20 = 25 HP; planned again: 25 - 40 floors at 0
+    assert g.player.hp == 25 and u.intent is not None and u.intent.damage == 0
+    again = gcs.load_content(dump_content(c))
+    assert dict(again.enemies) == dict(c.enemies)
+    built = b.enemy_move("maul", "attack", damage={"sub": [{"hp": "target"}, 40]}, hits=2)
+    assert built[1] == data["enemies"]["bear"]["moves"]["maul"]
+
+
+@pytest.mark.parametrize(("damage", "message"), [
+    ({"sub": ["$nope", 1]}, "unknown number"),
+    ({"bogus": 1}, "damage"),
+])
+def test_a_move_damage_value_is_validated(damage: object, message: str) -> None:
+    data = yaml_pack()
+    data["enemies"]["bear"]["moves"]["maul"] = {"intent": "attack", "damage": damage}
+    with pytest.raises(ContentError, match=message):
+        gcs.load_content(data)

@@ -349,7 +349,7 @@ def make_enemy(e: Engine, d: EnemyDef, *, spawned: bool = False, hp: int | None 
     for sid, (lo, hi) in d.status_ranges.items():
         apply_status(e, u, sid, s.rng_ai.between(lo, hi), trigger=False)
     for m in d.moves:
-        if m.damage_max is not None and m.damage is not None:
+        if m.damage_max is not None and m.damage is not None and m.damage_value is None:
             u.rolled[m.id] = s.rng_ai.between(m.damage, m.damage_max)
     return u
 

@@ -16,7 +16,7 @@ from ..content.db import PlainDraw, PlainTable
 from ..content.defs import AiDef, EnemyDef, MoveDef, WeightedMove
 from ..enums import INTENT_STUN, PHASE_ENEMY_PHASE
 from ..events import EnemyUnitIntentChanged
-from ..flow.exprs import Cond
+from ..flow.exprs import Cond, Value
 from . import frames as K
 from .folds import attack_damage
 from .state import Ctx, Intent, Unit, new_intent
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 # The interpreter's condition test (``interp.values.test``), for an AI's ``rules``: set by
 # gcs/engine.py, as it registers every handler (this layer does not import the interpreter).
 COND_TEST: list[Callable[[Engine, Cond, Ctx], bool]] = []
+# ... and its value reader (``interp.values.val``), for a move's damage read at planning
+VALUE_OF: list[Callable[[Engine, Value, Ctx], int]] = []
 
 
 # ---------------------------------------------------------------- intents as shown
@@ -327,9 +329,18 @@ def set_move(e: Engine, u: Unit, move: str) -> None:
         u.history[-1] = move  # the replaced move was never made
     else:
         u.history.append(move)
+    if m.damage_value is not None:
+        read_damage(e, u, m, m.damage_value)
     u.intent = it = display(e, u, m)
     if e.hot:
         e.record(EnemyUnitIntentChanged(u.uid, it.move, it.damage, it.hits))
+
+
+def read_damage(e: Engine, u: Unit, m: MoveDef, v: Value) -> None:
+    """A move whose damage is a value: read it now (``self`` the enemy, ``target`` the
+    player), floored at 0, and keep it on the unit as a rolled damage is kept."""
+    got = VALUE_OF[0](e, v, Ctx(u.uid, -1, 0, "", "ai"))
+    u.rolled[m.id] = got if got > 0 else 0
 
 
 def plan_intent(e: Engine, u: Unit) -> None:
@@ -341,6 +352,9 @@ def plan_intent(e: Engine, u: Unit) -> None:
     move_id = choose_move(e, u, d)
     u.move = move_id
     u.history.append(move_id)
-    u.intent = it = display(e, u, c.moves[d.id, move_id])
+    m = c.moves[d.id, move_id]
+    if m.damage_value is not None:
+        read_damage(e, u, m, m.damage_value)
+    u.intent = it = display(e, u, m)
     if e.hot:
         e.record(EnemyUnitIntentChanged(u.uid, it.move, it.damage, it.hits))

@@ -377,13 +377,15 @@ def status(status_id: str, name: str | None = None, *, text: str | None = None,
 
 
 def enemy_move(move_id: str, intent: str, *, name: str | None = None,
-               damage: int | tuple[int, int] | None = None,
+               damage: int | tuple[int, int] | Mapping[str, Any] | None = None,
                hits: int | None = None, block: int | None = None,
                do: Effects | None = None, next_: str | None = None) -> tuple[str, Data]:
-    """A move: deals ``damage`` (a ``(lo, hi)`` pair: rolled per enemy unit) ``hits`` times,
+    """A move: deals ``damage`` (a ``(lo, hi)`` pair: rolled per enemy unit; a value mapping:
+    read when the move is planned) ``hits`` times,
     gains ``block``, then runs ``do``; ``next_`` is the move planned after it is made."""
     return move_id, _given(name=name, intent=intent,
-                           damage=list(damage) if isinstance(damage, tuple) else damage,
+                           damage=list(damage) if isinstance(damage, tuple)
+                           else dict(damage) if isinstance(damage, Mapping) else damage,
                            hits=hits, block=block, do=None if do is None else _body(do),
                            next_=next_)
 

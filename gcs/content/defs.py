@@ -20,7 +20,7 @@ from ..enums import (
     Rarity,
     TargetMode,
 )
-from ..flow.exprs import Cond
+from ..flow.exprs import Cond, Value
 from ..flow.nodes import HookDef, Node
 
 _EMPTY: Mapping[str, int] = MappingProxyType({})
@@ -158,6 +158,9 @@ class MoveDef:
     behaviour: Node | None = None
     damage_max: int | None = None  # set: damage is rolled in [damage, damage_max] per enemy unit
     next: str | None = None  # the move planned after this one is made (before any other AI)
+    # set: the damage is this value, read when the move is planned (``self`` the enemy,
+    # ``target`` the player) and kept on the unit as a rolled damage is (``damage_max`` is 0)
+    damage_value: Value | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -366,7 +366,10 @@ def move(m: D.MoveDef) -> Data:
     if len(rest) == 1 and isinstance(rest[0], N.Sequence):
         raise _fail("a move whose 'do' is a single Sequence step (it would be flattened)")
     do = effect(rest[0]) if len(rest) == 1 else [effect(n) for n in rest] if rest else None
-    damage = m.damage if m.damage is None or m.damage_max is None else [m.damage, m.damage_max]
+    damage: object = m.damage if m.damage is None or m.damage_max is None \
+        else [m.damage, m.damage_max]
+    if m.damage_value is not None:
+        damage = value(m.damage_value)
     return _given(name=m.name, intent=m.intent.value, damage=damage,
                   hits=m.hits if m.hits != 1 else None, block=m.block, do=do, next=m.next)
 

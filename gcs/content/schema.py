@@ -47,7 +47,7 @@ from .problems import (
     listing,
     within,
 )
-from .textexprs import SELF, TARGET, cond, hook, modifier
+from .textexprs import SELF, TARGET, cond, hook, modifier, value
 from .textnodes import effect
 
 T = TypeVar("T")
@@ -365,9 +365,18 @@ def _move(mid: str, raw: object, ctx: Ctx, known: list[str]) -> MoveDef | None:
     ok = check_keys(m, ctx, MOVE_FIELDS, ("intent",))
     name = get_str(m["name"], ctx.at("name")) if "name" in m else title(mid)
     intent = get_enum(m["intent"], ctx.at("intent"), IntentKind) if "intent" in m else None
-    rolled = _range(m["damage"], ctx.at("damage"), 0) if "damage" in m else None
+    planned: Value | None = None
+    if "damage" in m and isinstance(m["damage"], dict):
+        # a value read when the move is planned (self the enemy, target the player)
+        denv = Env(TARGET, None)
+        planned = value(m["damage"], ctx.with_env(denv).at("damage"))
+        _check_vars(denv, (), "a planned damage reads")
+        rolled = None if planned is None else (0, 0)
+    else:
+        rolled = _range(m["damage"], ctx.at("damage"), 0) if "damage" in m else None
     damage = None if rolled is None else rolled[0]
-    damage_max = rolled[1] if rolled is not None and isinstance(m["damage"], list) else None
+    damage_max = rolled[1] if rolled is not None and (
+        planned is not None or isinstance(m["damage"], list)) else None
     hits = get_int(m["hits"], ctx.at("hits"), 1) if "hits" in m else 1
     block = get_int(m["block"], ctx.at("block"), 0) if "block" in m else None
     nxt = get_str(m["next"], ctx.at("next")) if "next" in m else None
@@ -397,7 +406,8 @@ def _move(mid: str, raw: object, ctx: Ctx, known: list[str]) -> MoveDef | None:
     if not ok or bad or intent is None:
         return None
     behaviour = None if not steps else steps[0] if len(steps) == 1 else N.Sequence(tuple(steps))
-    return MoveDef(mid, str(name), intent, damage, hits or 1, block, behaviour, damage_max, nxt)
+    return MoveDef(mid, str(name), intent, damage, hits or 1, block, behaviour, damage_max, nxt,
+                   planned)
 
 
 W_FIELDS = ("weight", "max_in_row", "fallback", "once", "after", "before")
