@@ -379,10 +379,12 @@ def observation(e: Engine) -> dict[str, Any]:
     """What the player may see: never the draw order or RNG state."""
     s = e.s
     cards = s.cards
+    hidden = e.c.hidden_statuses
 
     def unit(u: Unit) -> dict[str, Any]:
         d: dict[str, Any] = {"name": u.name, "hp": u.hp, "max_hp": u.max_hp, "block": u.block,
-                             "alive": u.alive, "statuses": dict(u.statuses)}
+                             "alive": u.alive, "statuses": {k: n for k, n in u.statuses.items()
+                                                            if k not in hidden}}
         if u.uid:
             d["intents"] = [{"move": i.move, "kind": i.kind.value, "damage": i.damage,
                              "hits": i.hits} for i in u.pending_intents]

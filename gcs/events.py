@@ -282,6 +282,16 @@ class StatusRemoved(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DebuffNegated(Event):
+    """An ``apply`` of the debuff ``status`` to ``unit`` was cancelled by its status ``by``
+    (one that negates debuffs, as Artifact), which loses a stack for it."""
+
+    unit: int
+    status: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
 class UnitDied(Event):
     """A unit died (HP 0)."""
 

@@ -117,6 +117,34 @@ def test_fixed_encounters_keep_their_enemies() -> None:
     assert C.encounter("jaw_worm").groups == ()
 
 
+# ---------------------------------------------------------------- jaw worm
+def test_jaw_worm_re_picks_with_the_game_odds_when_a_repeat_limit_blocks() -> None:
+    # The game's odds beside what a re-pick in proportion to the other weights would give
+    # (after a Chomp: Bellow 0.6000; after a Bellow: Chomp 0.4545): 80,000 picks put the
+    # 4-sigma bound at 0.0071, inside both gaps (0.0094 and 0.0173).
+    n = 80_000
+    g = battle("jaw_worm")
+    assert planned(g, 1) == ["chomp"]
+    # Chomp last -> Chomp's 25% re-picks Bellow 56.25% / Thrash: Bellow 0.45 + 0.140625
+    got = picks(g, ["chomp"], n)
+    assert got["chomp"] == 0 and near(got["bellow"], 0.590625, n)
+    # Bellow last -> Bellow's 45% re-picks Chomp 41.6% / Thrash: Chomp 0.25 + 0.1872
+    got = picks(g, ["chomp", "bellow"], n)
+    assert got["bellow"] == 0 and near(got["chomp"], 0.4372, n)
+    # Thrash twice -> Thrash's 30% re-picks Chomp 35.7% / Bellow: Chomp 0.25 + 0.1071
+    got = picks(g, ["chomp", "thrash", "thrash"], n)
+    assert got["thrash"] == 0 and near(got["chomp"], 0.3571, n)
+    # nothing blocked: the plain 25/30/45 draw
+    got = picks(g, ["chomp", "thrash"], n)
+    assert near(got["chomp"], 0.25, n) and near(got["thrash"], 0.30, n)
+
+
+def test_jaw_worm_never_chomps_or_bellows_twice_nor_thrashes_three_times() -> None:
+    h = planned(battle("jaw_worm", 2), 3000)
+    assert h[0] == "chomp"
+    assert runs(h, "chomp") == 1 and runs(h, "bellow") == 1 and runs(h, "thrash") == 2
+
+
 # ---------------------------------------------------------------- louses
 def test_louse_bite_is_rolled_5_to_7_once_per_louse() -> None:
     seen: Counter[int] = Counter()

@@ -159,7 +159,12 @@ def test_fuzz_damaged_results_files_are_refused_or_read_soundly(
                 assert path.read_bytes() == bases[suffix], f"a resume of a {op} file differs"
             out.add("resumed")
     out.report()
-    assert out.counts["resume refused"] > RESULTS_CASES // 4 and out.counts["resumed"] > 5
+    # both branches are exercised. A damaged Parquet file reads back only when a flipped byte
+    # lands where no check covers it (about 1 case in 11 is a flip, and most flips break the
+    # file): a handful of the cases, which moves with the sweep's bytes (4 to 8 seen), so the
+    # bound there is one; a text file resumes from far more damage
+    least = 1 if suffix == ".parquet" else 6
+    assert out.counts["resume refused"] > RESULTS_CASES // 4 and out.counts["resumed"] >= least
 
 
 def _write(path: Path, raw: bytes) -> Path:

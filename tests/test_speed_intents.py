@@ -1,9 +1,10 @@
 """The enemy-AI shortcuts pick and show what the general code does.
 
-A plain weighted table (``Content.plain_weight_totals``) is drawn by ``_plain_pick`` with the
-precomputed total weight; an intent's damage is shown without a fold call when neither side
-has a modifier status. Each is compared with the general code on seeded random cases: the
-same move, the same AI-stream state after it, the same displayed damage.
+A plain weighted table (``Content.plain_weight_totals``, re-pick fallbacks included) is drawn
+by ``_plain_pick`` with the precomputed total weight; an intent's damage is shown without a
+fold call when neither side has a modifier status. Each is compared with the general code on
+seeded random cases: the same move, the same AI-stream state after it, the same displayed
+damage.
 """
 
 from __future__ import annotations
@@ -20,16 +21,22 @@ from gcs.content.defs import AiDef, Modifier, WeightedMove
 MOVES = ("a", "b", "c", "d")
 
 
+def _fallback(rng: random.Random) -> tuple[tuple[str, int], ...]:
+    """None, one move, or a re-pick table of several moves (weights 0 included)."""
+    return tuple((m, rng.choice((0, 1, 40, 60))) for m in rng.sample(MOVES, rng.randint(0, 3)))
+
+
 def _table(rng: random.Random) -> tuple[WeightedMove, ...]:
-    """A plain table: distinct moves, weights (0 included), repeat limits (0: none)."""
+    """A plain table: distinct moves, weights (0 included), repeat limits (0: none), fallbacks."""
     moves = rng.sample(MOVES, rng.randint(1, len(MOVES)))
-    return tuple(WeightedMove(m, rng.choice((0, 1, 5, 30, 45)), rng.choice((0, 0, 1, 2, 3)))
+    return tuple(WeightedMove(m, rng.choice((0, 1, 5, 30, 45)), rng.choice((0, 0, 1, 2, 3)),
+                              fallback=_fallback(rng))
                  for m in moves)
 
 
 def test_a_plain_weighted_table_is_drawn_as_the_general_pick_draws_it() -> None:
     rng = random.Random(11)
-    checked = blocked = every = 0
+    checked = blocked = every = repicked = 0
     for case in range(300):
         ai = AiDef(weighted=_table(rng))
         content = pack(enemies=[enemy("bot", 50, [idle(m) for m in MOVES], ai)],
@@ -51,9 +58,10 @@ def test_a_plain_weighted_table_is_drawn_as_the_general_pick_draws_it() -> None:
             assert e.s.rng_ai == after
             checked += 1
             blocked += any(intents._blocked(w, hist) for w in ai.weighted)
+            repicked += any(intents._blocked(w, hist) and w.fallback for w in ai.weighted)
             every += all(intents._blocked(w, hist) for w in ai.weighted)
-    # the repeat limits were exercised, a whole table blocked included
-    assert checked == 2400 and blocked > 200 and every > 10
+    # the repeat limits were exercised, a whole table blocked included, and the re-picks
+    assert checked == 2400 and blocked > 200 and every > 10 and repicked > 100
 
 
 def test_a_table_with_conditions_or_a_repeated_move_is_not_plain() -> None:
@@ -69,7 +77,7 @@ def test_a_table_with_conditions_or_a_repeated_move_is_not_plain() -> None:
     content = pack(enemies=[enemy(k, 10, [idle(m) for m in ("a", "b")], AiDef(weighted=t))
                             for k, t in tables.items()])
     assert {k: content.plain_weight_totals.get(k) for k in tables} == {
-        "fallback": None, "once": None, "after": None, "before": None, "twice": None,
+        "fallback": 2, "once": None, "after": None, "before": None, "twice": None,
         "empty": None, "plain": 5}
 
 

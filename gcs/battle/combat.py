@@ -18,6 +18,7 @@ from ..events import (
     BlockChanged,
     BlockGained,
     DamageDealt,
+    DebuffNegated,
     Healed,
     HpLost,
     StatusApplied,
@@ -39,8 +40,9 @@ if TYPE_CHECKING:
 
 # ---------------------------------------------------------------- status entries
 def status_entries(e: Engine, u: Unit, entry: str, target: int = -1,
-                   amount: int | None = None) -> list[tuple[Node, Ctx]]:
-    """The ``entry`` branches of a unit's statuses, in snapshot (application) order."""
+                   amount: int | None = None, attack: int = -1) -> list[tuple[Node, Ctx]]:
+    """The ``entry`` branches of a unit's statuses, in snapshot (application) order; ``amount``
+    and (``on_damage_taken``: 1 for an attack's damage, else 0) ``attack`` fill their slots."""
     out: list[tuple[Node, Ctx]] = []
     having = e.c.entry_statuses.get(entry)
     if not having or not u.statuses or having.isdisjoint(u.statuses):
@@ -52,6 +54,8 @@ def status_entries(e: Engine, u: Unit, entry: str, target: int = -1,
             ctx = Ctx(u.uid, -1, target, sid, entry)
             if amount is not None:
                 ctx.vals["amount"] = amount
+            if attack >= 0:
+                ctx.vals["attack"] = attack
             out.append((node, ctx))
     return out
 
@@ -102,7 +106,7 @@ def deal_damage(e: Engine, src: Unit | None, dst: Unit, amount: int, card_id: st
             entries += status_entries(e, dst, "on_attacked", src.uid, amount)
         if loss:
             entries += status_entries(e, dst, "on_damage_taken",
-                                      -1 if src is None else src.uid, loss)
+                                      -1 if src is None else src.uid, loss, 1 if attack else 0)
         if dst.hp <= 0:
             entries += die(e, dst)
         if entries:
@@ -125,7 +129,7 @@ def lose_hp(e: Engine, u: Unit, amount: int) -> None:
         e.record(HpLost(u.uid, before - u.hp))
     if u.uid != 0 and u.hp > 0:
         _hp_rules_now(e, u)
-    entries = status_entries(e, u, "on_damage_taken", -1, before - u.hp)
+    entries = status_entries(e, u, "on_damage_taken", -1, before - u.hp, 0)
     if u.hp <= 0:
         entries += die(e, u)
     if entries:
@@ -263,6 +267,25 @@ def apply_status(e: Engine, u: Unit, sid: str, delta: int, *, trigger: bool = Tr
     resolve_intents(e)
 
 
+def negated(e: Engine, u: Unit, sid: str, delta: int) -> bool:
+    """An ``apply`` of ``delta`` stacks of ``sid`` to ``u``: if it is a debuff (a ``debuff``
+    status added, or an ``allow_negative`` one taken below what it was, as -1 Strength) and
+    ``u`` holds a status that ``negates_debuffs``, that status loses a stack (the first such
+    in application order), ``DebuffNegated`` is published and True says: apply nothing."""
+    held = u.statuses
+    negating = e.c.negating_statuses
+    if not held or not negating or negating.isdisjoint(held) or not u.alive or delta == 0:
+        return False
+    sd = e.c.statuses[sid]
+    if not ((sd.debuff and delta > 0) or (sd.allow_negative and delta < 0)):
+        return False
+    by = next(k for k in held if k in negating)
+    if e.hot:
+        e.record(DebuffNegated(u.uid, sid, by))
+    apply_status(e, u, by, -1 if held[by] > 0 else 1)
+    return True
+
+
 def remove_status(e: Engine, u: Unit, sid: str, amount: int | None = None) -> None:
     """Remove ``amount`` stacks (towards 0), or the whole status when ``amount`` is None."""
     have = u.statuses.get(sid, 0)
@@ -326,7 +349,7 @@ def make_enemy(e: Engine, d: EnemyDef, *, spawned: bool = False, hp: int | None 
     for sid, (lo, hi) in d.status_ranges.items():
         apply_status(e, u, sid, s.rng_ai.between(lo, hi), trigger=False)
     for m in d.moves:
-        if m.damage_max is not None and m.damage is not None:
+        if m.damage_max is not None and m.damage is not None and m.damage_value is None:
             u.rolled[m.id] = s.rng_ai.between(m.damage, m.damage_max)
     return u
 

@@ -9,18 +9,26 @@ the enemy's HP reaches its threshold.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..content.db import PlainTable
+from ..content.db import PlainDraw, PlainTable
 from ..content.defs import AiDef, EnemyDef, MoveDef, WeightedMove
 from ..enums import INTENT_STUN, PHASE_ENEMY_PHASE
 from ..events import EnemyUnitIntentChanged
+from ..flow.exprs import Cond, Value
 from . import frames as K
 from .folds import attack_damage
-from .state import Intent, Unit, new_intent
+from .state import Ctx, Intent, Unit, new_intent
 
 if TYPE_CHECKING:
     from ..engine import Engine
+
+# The interpreter's condition test (``interp.values.test``), for an AI's ``rules``: set by
+# gcs/engine.py, as it registers every handler (this layer does not import the interpreter).
+COND_TEST: list[Callable[[Engine, Cond, Ctx], bool]] = []
+# ... and its value reader (``interp.values.val``), for a move's damage read at planning
+VALUE_OF: list[Callable[[Engine, Value, Ctx], int]] = []
 
 
 # ---------------------------------------------------------------- intents as shown
@@ -166,11 +174,21 @@ def _plain_pick(e: Engine, table: PlainTable, hist: list[str]) -> str | None:
                 while i < n and hist[i] == last:
                     i += 1
                 if i == n:
+                    fb = table.fallbacks.get(last)
+                    if fb is not None:  # blocked, it stays in the draw: drawn, it re-picks
+                        move = _plain_draw(e, draw)
+                        if move != last:
+                            return move
+                        return fb[1][0][1] if len(fb[1]) == 1 else _plain_draw(e, fb)
                     if len(draws) == 2:
                         return None  # a one-entry table, blocked
                     draw = draws[index]  # the draw of the other entries
-    # the draw of ``_weighted_pick`` over the entries not blocked (no fallback to re-pick):
-    # the first whose cumulative weight exceeds ``k``; the last one takes what is left
+    return _plain_draw(e, draw)
+
+
+def _plain_draw(e: Engine, draw: PlainDraw) -> str:
+    """The draw of ``_weighted_pick`` over a precomputed table: the first row whose cumulative
+    weight exceeds ``k``; the last one takes what is left."""
     total, rows = draw
     k = e.s.rng_ai.below(total) if total > 0 else 0
     for cum, move in rows:
@@ -223,14 +241,16 @@ def _weighted_pick(e: Engine, ai: AiDef, hist: list[str]) -> str | None:
 
 
 def choose_move(e: Engine, u: Unit, d: EnemyDef) -> str:
-    """Pick the next move: HP rules first, then the opener, then the cycle or weighted random.
+    """Pick the next move: HP rules first, then the AI's ``rules``, then the last move's
+    ``next``, then the opener, then the cycle or weighted random.
 
     An HP rule fires when HP <= ``below_percent`` of max HP (a ``once`` rule only the first
-    time) and does not advance the opener or the cycle. Weighted random: the entries whose
-    ``once``/``after``/``before`` conditions hold take part; an entry planned ``max_in_row``
-    times in a row is left out unless it has a ``fallback``; one entry is drawn by weight on the
-    AI stream, and a drawn entry that is blocked by its repeat limit plans a move drawn from its
-    ``fallback`` table instead (a second draw).
+    time) and does not advance the opener or the cycle; nor does a rule (the first whose
+    condition holds, ``self`` the enemy and ``target`` the player) or a ``next``. Weighted
+    random: the entries whose ``once``/``after``/``before`` conditions hold take part; an
+    entry planned ``max_in_row`` times in a row is left out unless it has a ``fallback``; one
+    entry is drawn by weight on the AI stream, and a drawn entry that is blocked by its repeat
+    limit plans a move drawn from its ``fallback`` table instead (a second draw).
     """
     ai = d.ai
     hist = u.history
@@ -239,6 +259,16 @@ def choose_move(e: Engine, u: Unit, d: EnemyDef) -> str:
             if r.once:
                 u.rules_used.append(r.move)
             return r.move
+    if ai.rules:
+        ctx = Ctx(u.uid, -1, 0, "", "ai")
+        test = COND_TEST[0]
+        for rule in ai.rules:
+            if test(e, rule.when, ctx):
+                return rule.move
+    if hist and e.c.next_moves:
+        got = e.c.next_moves.get((d.id, hist[-1]))
+        if got is not None:
+            return got
     opener = ai.opener
     cycle = ai.cycle
     if opener or cycle:  # (with neither, ``_expected`` is None at every position)
@@ -273,21 +303,44 @@ def hp_lost(e: Engine, u: Unit) -> None:
             return
         if r.once:
             u.rules_used.append(r.move)
-        made = False  # has the planned move already been made (its turn began this phase)?
-        if e.s.phase is PHASE_ENEMY_PHASE:
-            stack = e.s.stack
-            made = K.turn_began(stack, u.uid)
-            if made:
-                K.keep_intent(stack, u.uid)  # (the new move is for its next turn)
-        u.move = r.move
-        if u.history and not made:
-            u.history[-1] = r.move  # the replaced move was never made
-        else:
-            u.history.append(r.move)
-        u.intent = it = display(e, u, e.c.moves[d.id, r.move])
-        if e.hot:
-            e.record(EnemyUnitIntentChanged(u.uid, it.move, it.damage, it.hits))
+        set_move(e, u, r.move)
         return
+
+
+def set_move(e: Engine, u: Unit, move: str) -> None:
+    """Replace a living enemy's planned move with ``move`` at once: the intent is re-resolved
+    and ``EnemyUnitIntentChanged`` published. If its turn in this EnemyPhase already began, the
+    move it made stays in its history and the new one is kept through the end of the phase
+    (not re-planned), so it runs on its next turn. A unit without that move (the player, or an
+    enemy that has none of that id) is left as it is."""
+    if not u.alive or u.uid == 0:
+        return
+    m = e.c.moves.get((u.def_id, move))
+    if m is None:
+        return
+    made = False  # has the planned move already been made (its turn began this phase)?
+    if e.s.phase is PHASE_ENEMY_PHASE:
+        stack = e.s.stack
+        made = K.turn_began(stack, u.uid)
+        if made:
+            K.keep_intent(stack, u.uid)  # (the new move is for its next turn)
+    u.move = move
+    if u.history and not made:
+        u.history[-1] = move  # the replaced move was never made
+    else:
+        u.history.append(move)
+    if m.damage_value is not None:
+        read_damage(e, u, m, m.damage_value)
+    u.intent = it = display(e, u, m)
+    if e.hot:
+        e.record(EnemyUnitIntentChanged(u.uid, it.move, it.damage, it.hits))
+
+
+def read_damage(e: Engine, u: Unit, m: MoveDef, v: Value) -> None:
+    """A move whose damage is a value: read it now (``self`` the enemy, ``target`` the
+    player), floored at 0, and keep it on the unit as a rolled damage is kept."""
+    got = VALUE_OF[0](e, v, Ctx(u.uid, -1, 0, "", "ai"))
+    u.rolled[m.id] = got if got > 0 else 0
 
 
 def plan_intent(e: Engine, u: Unit) -> None:
@@ -299,6 +352,9 @@ def plan_intent(e: Engine, u: Unit) -> None:
     move_id = choose_move(e, u, d)
     u.move = move_id
     u.history.append(move_id)
-    u.intent = it = display(e, u, c.moves[d.id, move_id])
+    m = c.moves[d.id, move_id]
+    if m.damage_value is not None:
+        read_damage(e, u, m, m.damage_value)
+    u.intent = it = display(e, u, m)
     if e.hot:
         e.record(EnemyUnitIntentChanged(u.uid, it.move, it.damage, it.hits))

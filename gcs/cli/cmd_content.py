@@ -104,6 +104,12 @@ def composition(content: Content, enc: EncounterDef) -> str:
     def group(slots: tuple[tuple[str, ...], ...]) -> str:
         return " + ".join(" or ".join(name(x) for x in slot) for slot in slots)
 
+    if enc.draw:
+        counts = dict.fromkeys(enc.draw_from, 0)
+        for x in enc.draw_from:
+            counts[x] += 1
+        return f"{enc.draw} drawn from " + ", ".join(
+            name(x) + (f" x{n}" if n > 1 else "") for x, n in counts.items())
     if not enc.groups:
         return " + ".join(name(x) for x in enc.enemies)
     if len(enc.groups) == 1:

@@ -13,7 +13,7 @@ the builder and YAML give equal definitions::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from ..errors import ContentError
 from .db import Content
@@ -261,6 +261,10 @@ def revive(unit: str, hp: ValueLike) -> Data:
     return {"revive": {"unit": unit, "hp": hp}}
 
 
+def set_move(move: str) -> Data:
+    return {"set_move": {"move": move}}
+
+
 def end_turn() -> str:
     return "end_turn"
 
@@ -361,39 +365,46 @@ def status(status_id: str, name: str | None = None, *, text: str | None = None,
            allow_negative: bool | None = None, max_stacks: int | None = None,
            modifiers: Sequence[str | Mapping[str, Any]] | None = None,
            hooks: Sequence[Mapping[str, Any]] | None = None, skip_turn: bool | None = None,
-           keeps_block: bool | None = None, **entries: Effects) -> Def:
+           keeps_block: bool | None = None, hidden: bool | None = None,
+           negates_debuffs: bool | None = None, **entries: Effects) -> Def:
     """A status; entries (``on_turn_end=...``) run with ``self`` = the holder."""
     data = _given(name=name, text=text, debuff=debuff, decay=decay, decay_at=decay_at,
                   allow_negative=allow_negative,
                   max_stacks=max_stacks, modifiers=list(modifiers) if modifiers else None,
                   hooks=[dict(h) for h in hooks] if hooks else None, skip_turn=skip_turn,
-                  keeps_block=keeps_block)
+                  keeps_block=keeps_block, hidden=hidden, negates_debuffs=negates_debuffs)
     return Def("statuses", status_id, {**data, **{k: _body(v) for k, v in entries.items()}})
 
 
 def enemy_move(move_id: str, intent: str, *, name: str | None = None,
-               damage: int | tuple[int, int] | None = None,
+               damage: int | tuple[int, int] | Mapping[str, Any] | None = None,
                hits: int | None = None, block: int | None = None,
-               do: Effects | None = None) -> tuple[str, Data]:
-    """A move: deals ``damage`` (a ``(lo, hi)`` pair: rolled per enemy unit) ``hits`` times,
-    gains ``block``, then runs ``do``."""
+               do: Effects | None = None, next_: str | None = None) -> tuple[str, Data]:
+    """A move: deals ``damage`` (a ``(lo, hi)`` pair: rolled per enemy unit; a value mapping:
+    read when the move is planned) ``hits`` times,
+    gains ``block``, then runs ``do``; ``next_`` is the move planned after it is made."""
     return move_id, _given(name=name, intent=intent,
-                           damage=list(damage) if isinstance(damage, tuple) else damage,
-                           hits=hits, block=block, do=None if do is None else _body(do))
+                           damage=list(damage) if isinstance(damage, tuple)
+                           else dict(damage) if isinstance(damage, Mapping) else damage,
+                           hits=hits, block=block, do=None if do is None else _body(do),
+                           next_=next_)
 
 
 def ai(*, opener: Sequence[str] | None = None, cycle: Sequence[str] | None = None,
        weighted: Mapping[str, int | Mapping[str, Any]] | Sequence[Mapping[str, Any]] | None = None,
-       hp_rules: Sequence[Mapping[str, Any]] | None = None) -> Data:
+       hp_rules: Sequence[Mapping[str, Any]] | None = None,
+       rules: Sequence[Mapping[str, Any]] | None = None) -> Data:
     """An enemy AI; ``weighted`` is a mapping move -> weight or entry, or a list of entries
-    ``{"move": ..., "weight": ..., "max_in_row": ..., "fallback": {...}, "once": True, ...}``."""
+    ``{"move": ..., "weight": ..., "max_in_row": ..., "fallback": {...}, "once": True, ...}``;
+    ``rules`` a list of ``{"when": <condition>, "move": ...}``."""
     table: object = None
     if isinstance(weighted, Mapping):
         table = {k: dict(v) if isinstance(v, Mapping) else v for k, v in weighted.items()} or None
     elif weighted:
         table = [dict(w) for w in weighted]
     return _given(opener=list(opener) if opener else None, cycle=list(cycle) if cycle else None,
-                  weighted=table, hp_rules=[dict(r) for r in hp_rules] if hp_rules else None)
+                  weighted=table, hp_rules=[dict(r) for r in hp_rules] if hp_rules else None,
+                  rules=[dict(r) for r in rules] if rules else None)
 
 
 def enemy(enemy_id: str, *, hp: int | tuple[int, int], moves: Sequence[tuple[str, Data]],
@@ -405,20 +416,25 @@ def enemy(enemy_id: str, *, hp: int | tuple[int, int], moves: Sequence[tuple[str
         ai=dict(ai), statuses=stat_data or None))
 
 
-def encounter(encounter_id: str, enemies: Sequence[str | Sequence[str]] | None = None, *,
+def encounter(encounter_id: str,
+              enemies: Sequence[str | Sequence[str]] | Mapping[str, Any] | None = None, *,
               name: str | None = None, hand_discard: str | None = None,
               rewards: str | None = None, kind: str | None = None,
               groups: Sequence[Sequence[str | Sequence[str]]] | None = None,
               pool: str | None = None, weight: int | None = None,
               exclusions: Sequence[str] | None = None) -> Def:
     """An encounter: ``enemies`` left to right (a slot given as a list of ids rolls one of them
-    per battle), or ``groups``: one of these enemy lists is rolled per battle; ``pool``,
-    ``weight`` and ``exclusions`` place it in its act's encounter pools."""
+    per battle; ``{"draw": 4, "from": [...]}`` draws the slots without replacement), or
+    ``groups``: one of these enemy lists is rolled per battle; ``pool``, ``weight`` and
+    ``exclusions`` place it in its act's encounter pools."""
     def slots(g: Sequence[str | Sequence[str]]) -> list[object]:
         return [s if isinstance(s, str) else list(s) for s in g]
 
+    drawn = ({"draw": enemies["draw"], "from": list(enemies["from"])}
+             if isinstance(enemies, Mapping) else None)
     return Def("encounters", encounter_id, _given(
-        name=name, enemies=None if enemies is None else slots(enemies),
+        name=name, enemies=drawn if drawn is not None or enemies is None
+        else slots(cast("Sequence[str | Sequence[str]]", enemies)),
         groups=None if groups is None else [slots(g) for g in groups],
         hand_discard=hand_discard, rewards=rewards, kind=kind, pool=pool, weight=weight,
         exclusions=None if exclusions is None else list(exclusions)))

@@ -45,10 +45,13 @@ PlainDraw = tuple[int, tuple[tuple[int, str], ...]]
 class PlainTable(NamedTuple):
     """A plain weighted table (``Content.plain_weight_totals``) ready to draw from: for each
     move with a repeat limit, that limit and the move's entry index; the draw leaving out
-    entry ``i`` at ``draws[i]`` (that entry blocked), the draw over the whole table last."""
+    entry ``i`` at ``draws[i]`` (that entry blocked), the draw over the whole table last; for
+    each entry with a ``fallback``, the draw of its re-pick (the entry, blocked, stays in the
+    whole table's draw)."""
 
     limits: dict[str, tuple[int, int]]
     draws: tuple[PlainDraw, ...]
+    fallbacks: dict[str, PlainDraw]
 
 
 def _plain_table(weighted: tuple[WeightedMove, ...]) -> PlainTable:
@@ -61,8 +64,17 @@ def _plain_table(weighted: tuple[WeightedMove, ...]) -> PlainTable:
                 rows.append((cum, w.move))
         return cum, tuple(rows)
 
+    def fallback(w: WeightedMove) -> PlainDraw:
+        cum = 0
+        rows = []
+        for move, weight in w.fallback:
+            cum += weight
+            rows.append((cum, move))
+        return cum, tuple(rows)
+
     limits = {w.move: (w.max_in_row, i) for i, w in enumerate(weighted) if w.max_in_row}
-    return PlainTable(limits, tuple(draw(i) for i in range(len(weighted) + 1)))
+    fallbacks = {w.move: fallback(w) for w in weighted if w.fallback and w.max_in_row}
+    return PlainTable(limits, tuple(draw(i) for i in range(len(weighted) + 1)), fallbacks)
 
 
 class PlainIntent(NamedTuple):
@@ -135,17 +147,21 @@ class Content:
         self.deal_statuses: frozenset[str] = self._stage_statuses("deal")
         self.take_statuses: frozenset[str] = self._stage_statuses("take")
         self.block_statuses: frozenset[str] = self._stage_statuses("block")
+        # (enemy id, move id) -> the move its ``next`` plans after it (empty: no AI reads it)
+        self.next_moves: dict[tuple[str, str], str] = {
+            (en.id, m.id): m.next for en in self.enemies.values() for m in en.moves
+            if m.next is not None}
         # ids of the enemies whose AI has HP rules (a hit on any other re-plans nothing)
         self.hp_rule_enemies: frozenset[str] = frozenset(
             en.id for en in self.enemies.values() if en.ai.hp_rules)
         # enemy id -> the total weight of its weighted table, for the plain tables: a nonempty
-        # table where no entry has a fallback or a once/after/before condition and no move is
-        # listed twice (the pick then reads only the repeat limit of the last planned move)
+        # table where no entry has a once/after/before condition and no move is listed twice
+        # (the pick then reads only the repeat limit, and fallback, of the last planned move)
         self.plain_weight_totals: dict[str, int] = {
             en.id: sum(w.weight for w in en.ai.weighted) for en in self.enemies.values()
             if en.ai.weighted
             and len({w.move for w in en.ai.weighted}) == len(en.ai.weighted)
-            and not any(w.fallback or w.once or w.after is not None or w.before is not None
+            and not any(w.once or w.after is not None or w.before is not None
                         for w in en.ai.weighted)}
         # ... and each plain table as its draws (see ``PlainTable``)
         self.plain_tables: dict[str, PlainTable] = {
@@ -156,6 +172,12 @@ class Content:
             st.id for st in self.statuses.values() if st.skip_turn)
         self.block_keeping_statuses: frozenset[str] = frozenset(
             st.id for st in self.statuses.values() if st.keeps_block)
+        # ids of the statuses that negate debuffs applied to their holder (Artifact)
+        self.negating_statuses: frozenset[str] = frozenset(
+            st.id for st in self.statuses.values() if st.negates_debuffs)
+        # ids of the hidden statuses (views and observations leave them out)
+        self.hidden_statuses: frozenset[str] = frozenset(
+            st.id for st in self.statuses.values() if st.hidden)
         # decay moment -> ids of the statuses that decay then (decay not NONE)
         by_moment: dict[str, set[str]] = {}
         for st in self.statuses.values():

@@ -20,6 +20,7 @@ from ..enums import (
     Rarity,
     TargetMode,
 )
+from ..flow.exprs import Cond, Value
 from ..flow.nodes import HookDef, Node
 
 _EMPTY: Mapping[str, int] = MappingProxyType({})
@@ -137,6 +138,8 @@ class StatusDef:
     keeps_block: bool = False
     entries: Mapping[str, Node] = field(default_factory=lambda: MappingProxyType({}))
     decay_at: str = "turn_end"  # the decay moment: the holder's turn end, or the round's end
+    hidden: bool = False  # works as any status; views and observations do not list it
+    negates_debuffs: bool = False  # an ``apply`` of a debuff to its holder is cancelled (Artifact)
 
     def entry(self, name: str) -> Node | None:
         return self.entries.get(name)
@@ -154,6 +157,10 @@ class MoveDef:
     block: int | None = None
     behaviour: Node | None = None
     damage_max: int | None = None  # set: damage is rolled in [damage, damage_max] per enemy unit
+    next: str | None = None  # the move planned after this one is made (before any other AI)
+    # set: the damage is this value, read when the move is planned (``self`` the enemy,
+    # ``target`` the player) and kept on the unit as a rolled damage is (``damage_max`` is 0)
+    damage_value: Value | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,13 +193,23 @@ class HpRule:
 
 
 @dataclass(frozen=True, slots=True)
+class AiRule:
+    """Plan ``move`` when ``when`` holds at planning (``self`` the enemy, ``target`` the player)."""
+
+    when: Cond
+    move: str
+
+
+@dataclass(frozen=True, slots=True)
 class AiDef:
-    """How an enemy picks its next move: HP rules, then openers, then a cycle or weighted random."""
+    """How an enemy picks its next move: HP rules, then its rules, then the last move's ``next``,
+    then openers, then a cycle or weighted random."""
 
     opener: tuple[str, ...] = ()
     cycle: tuple[str, ...] = ()
     weighted: tuple[WeightedMove, ...] = ()
     hp_rules: tuple[HpRule, ...] = ()
+    rules: tuple[AiRule, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +251,10 @@ class EncounterDef:
     pool: str | None = None
     weight: int = 1
     exclusions: tuple[str, ...] = ()
+    # Slots drawn without replacement: ``draw`` ids drawn one at a time from ``draw_from`` (an
+    # id listed twice can be drawn twice); 0: not drawn. ``enemies`` is then its first ``draw``.
+    draw: int = 0
+    draw_from: tuple[str, ...] = ()
 
     def enemy_ids(self) -> tuple[str, ...]:
         """Every enemy id this encounter can field, in first-seen order."""
@@ -241,6 +262,7 @@ class EncounterDef:
         for g in self.groups:
             for slot in g:
                 seen.update(dict.fromkeys(slot))
+        seen.update(dict.fromkeys(self.draw_from))
         return tuple(seen)
 
 

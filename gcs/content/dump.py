@@ -56,8 +56,10 @@ def _effect(node: N.Node | None) -> object:
 # ---------------------------------------------------------------- values, conditions, selections
 
 
-def unit(u: E.UnitSel) -> str:
-    """``self``, ``target``, ... or ``$slot``."""
+def unit(u: E.UnitSel) -> object:
+    """``self``, ``target``, ... or ``$slot``; a filtered selection as its mapping."""
+    if u.source == "filtered" and u.of is not None:
+        return _given(units=unit(u.of), exclude=u.exclude, random=u.random or None)
     if u.source == "var" and u.var:
         return "$" + u.var
     if u.source not in UNIT_SOURCES or u.var is not None:
@@ -222,6 +224,7 @@ _VERBS: dict[type, tuple[str, Callable[[Any], Data]]] = {
                                              hp=None if n.hp is None else value(n.hp))),
     N.Kill: ("kill", lambda n: {"unit": unit(n.target)}),
     N.Revive: ("revive", lambda n: {"unit": unit(n.target), "hp": value(n.hp)}),
+    N.SetMove: ("set_move", lambda n: {"move": n.move}),
     N.Call: ("call", lambda n: {"graph": n.graph}),
     N.SetVar: ("set", lambda n: {"name": n.name, "to": value(n.value)}),
     N.SetObj: ("select", lambda n: {**_either(n.select), "as": n.name}),
@@ -332,7 +335,7 @@ def card(c: D.GameCard) -> Data:
 
 
 def status(s: D.StatusDef) -> Data:
-    flags = ("debuff", "allow_negative", "skip_turn", "keeps_block")
+    flags = ("debuff", "allow_negative", "skip_turn", "keeps_block", "hidden", "negates_debuffs")
     return {"name": s.name, **_given(
         text=s.text or None, **{k: True for k in flags if getattr(s, k)},
         decay=s.decay.value if s.decay is not Decay.NONE else None,
@@ -363,9 +366,12 @@ def move(m: D.MoveDef) -> Data:
     if len(rest) == 1 and isinstance(rest[0], N.Sequence):
         raise _fail("a move whose 'do' is a single Sequence step (it would be flattened)")
     do = effect(rest[0]) if len(rest) == 1 else [effect(n) for n in rest] if rest else None
-    damage = m.damage if m.damage is None or m.damage_max is None else [m.damage, m.damage_max]
+    damage: object = m.damage if m.damage is None or m.damage_max is None \
+        else [m.damage, m.damage_max]
+    if m.damage_value is not None:
+        damage = value(m.damage_value)
     return _given(name=m.name, intent=m.intent.value, damage=damage,
-                  hits=m.hits if m.hits != 1 else None, block=m.block, do=do)
+                  hits=m.hits if m.hits != 1 else None, block=m.block, do=do, next=m.next)
 
 
 def ai(a: D.AiDef) -> Data:
@@ -383,8 +389,10 @@ def ai(a: D.AiDef) -> Data:
         weighted = {w.move: w.weight if len(entry(w)) == 1 else entry(w) for w in a.weighted}
     rules = [{"below_percent": r.below_percent, "move": r.move, "once": r.once,
               **({"at_once": True} if r.at_once else {})} for r in a.hp_rules]
+    when = [{"when": cond(r.when), "move": r.move} for r in a.rules]
     return _given(opener=list(a.opener) or None, cycle=list(a.cycle) or None,
-                  weighted=None if a.cycle else weighted, hp_rules=rules or None)
+                  weighted=None if a.cycle else weighted, hp_rules=rules or None,
+                  rules=when or None)
 
 
 def enemy(e: D.EnemyDef) -> Data:
@@ -401,8 +409,12 @@ def enemy(e: D.EnemyDef) -> Data:
 def encounter(x: D.EncounterDef) -> Data:
     rule = x.hand_discard
     groups = [[list(sl) if len(sl) > 1 else sl[0] for sl in g] for g in x.groups]
-    return _given(name=x.name, enemies=None if len(groups) > 1 else groups[0] if groups
-                  else list(x.enemies), groups=groups if len(groups) > 1 else None,
+    enemies: object = None if len(groups) > 1 else groups[0] if groups else list(x.enemies)
+    if x.draw:
+        if groups:
+            raise _fail("an encounter both drawn and rolled by groups")
+        enemies = {"draw": x.draw, "from": list(x.draw_from)}
+    return _given(name=x.name, enemies=enemies, groups=groups if len(groups) > 1 else None,
                   rewards=x.rewards,
                   kind=x.kind if x.kind != "normal" else None,
                   hand_discard=None if rule is None else rule.value, pool=x.pool,

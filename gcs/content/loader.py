@@ -248,6 +248,9 @@ def compile_pack(pack_id: str, sources: list[Source], sink: Sink) -> Parts | Non
             if seen is where:
                 built[src.kind][ident] = got
     known = {LABELS[k]: {i for (kind, i) in first if kind == k} for k in SECTIONS}
+    # a move (``set_move``) is known when some enemy of the pack has it
+    known["move"] = {m.id for d in built["enemies"].values() if isinstance(d, EnemyDef)
+                     for m in d.moves}
     for kind, ident, ctx in sink.refs:
         ids = known[kind]
         if ident not in ids:

@@ -18,6 +18,7 @@ from .defs import (
     DECAY_MOMENTS,
     STATUS_ENTRIES,
     AiDef,
+    AiRule,
     CharacterDef,
     DeckEntry,
     EncounterDef,
@@ -46,7 +47,7 @@ from .problems import (
     listing,
     within,
 )
-from .textexprs import SELF, TARGET, hook, modifier
+from .textexprs import SELF, TARGET, cond, hook, modifier, value
 from .textnodes import effect
 
 T = TypeVar("T")
@@ -304,7 +305,7 @@ def compile_card(cid: str, raw: object, ctx: Ctx) -> GameCard | None:
 # ---------------------------------------------------------------- statuses
 
 STATUS_FIELDS = ("name", "text", "debuff", "decay", "decay_at", "allow_negative", "max_stacks", "modifiers",
-                 "hooks", "skip_turn", "keeps_block", *STATUS_ENTRIES)
+                 "hooks", "skip_turn", "keeps_block", "hidden", "negates_debuffs", *STATUS_ENTRIES)
 _AMOUNT_ENTRIES = ("on_attacked", "on_damage_taken", "on_apply")
 
 
@@ -314,7 +315,8 @@ def compile_status(sid: str, raw: object, ctx: Ctx) -> StatusDef | None:
         return None
     ok = check_keys(m, ctx, STATUS_FIELDS)
     flags: dict[str, bool] = {}
-    for key in ("debuff", "allow_negative", "skip_turn", "keeps_block"):
+    for key in ("debuff", "allow_negative", "skip_turn", "keeps_block", "hidden",
+                "negates_debuffs"):
         got = get_bool(m[key], ctx.at(key)) if key in m else False
         ok = ok and got is not None
         flags[key] = bool(got)
@@ -334,7 +336,8 @@ def compile_status(sid: str, raw: object, ctx: Ctx) -> StatusDef | None:
         if key in m:
             env = Env(TARGET, None)
             node = effect(m[key], ctx.with_env(env).at(key))
-            known = ("stacks", "amount") if key in _AMOUNT_ENTRIES else ("stacks",)
+            known = ("stacks", "amount", "attack") if key == "on_damage_taken" else \
+                ("stacks", "amount") if key in _AMOUNT_ENTRIES else ("stacks",)
             _check_vars(env, known, "a status entry reads")
             if node is None:
                 ok = False
@@ -344,28 +347,42 @@ def compile_status(sid: str, raw: object, ctx: Ctx) -> StatusDef | None:
         return None
     return StatusDef(sid, name, text, flags["debuff"], decay, flags["allow_negative"], cap,
                      tuple(mods or ()), tuple(hooks or ()), flags["skip_turn"],
-                     flags["keeps_block"], MappingProxyType(entries), decay_at)
+                     flags["keeps_block"], MappingProxyType(entries), decay_at, flags["hidden"],
+                     flags["negates_debuffs"])
 
 
 # ---------------------------------------------------------------- enemies
 
 ENEMY_FIELDS = ("name", "hp", "moves", "ai", "statuses")
-MOVE_FIELDS = ("name", "intent", "damage", "hits", "block", "do")
-AI_FIELDS = ("opener", "cycle", "weighted", "hp_rules")
+MOVE_FIELDS = ("name", "intent", "damage", "hits", "block", "do", "next")
+AI_FIELDS = ("opener", "cycle", "weighted", "hp_rules", "rules")
 
 
-def _move(mid: str, raw: object, ctx: Ctx) -> MoveDef | None:
-    m = get_map(raw, ctx, "a move mapping (intent, damage, hits, block, do)")
+def _move(mid: str, raw: object, ctx: Ctx, known: list[str]) -> MoveDef | None:
+    m = get_map(raw, ctx, "a move mapping (intent, damage, hits, block, do, next)")
     if m is None:
         return None
     ok = check_keys(m, ctx, MOVE_FIELDS, ("intent",))
     name = get_str(m["name"], ctx.at("name")) if "name" in m else title(mid)
     intent = get_enum(m["intent"], ctx.at("intent"), IntentKind) if "intent" in m else None
-    rolled = _range(m["damage"], ctx.at("damage"), 0) if "damage" in m else None
+    planned: Value | None = None
+    if "damage" in m and isinstance(m["damage"], dict):
+        # a value read when the move is planned (self the enemy, target the player)
+        denv = Env(TARGET, None)
+        planned = value(m["damage"], ctx.with_env(denv).at("damage"))
+        _check_vars(denv, (), "a planned damage reads")
+        rolled = None if planned is None else (0, 0)
+    else:
+        rolled = _range(m["damage"], ctx.at("damage"), 0) if "damage" in m else None
     damage = None if rolled is None else rolled[0]
-    damage_max = rolled[1] if rolled is not None and isinstance(m["damage"], list) else None
+    damage_max = rolled[1] if rolled is not None and (
+        planned is not None or isinstance(m["damage"], list)) else None
     hits = get_int(m["hits"], ctx.at("hits"), 1) if "hits" in m else 1
     block = get_int(m["block"], ctx.at("block"), 0) if "block" in m else None
+    nxt = get_str(m["next"], ctx.at("next")) if "next" in m else None
+    if nxt is not None and nxt not in known:
+        ctx.at("next").error(f"unknown move {nxt!r} (known: {listing(known, nxt)})")
+        ok = False
     env = Env(TARGET, None)
     steps: list[N.Node] = []
     if damage is not None:
@@ -384,11 +401,13 @@ def _move(mid: str, raw: object, ctx: Ctx) -> MoveDef | None:
         _check_vars(env, [k for k in ("damage", "hits", "block") if k in m or k == "hits"],
                     "a move reads")
     bad = any(k in m and v is None for k, v in (("name", name), ("damage", damage),
-                                                  ("hits", hits), ("block", block)))
+                                                  ("hits", hits), ("block", block),
+                                                  ("next", nxt)))
     if not ok or bad or intent is None:
         return None
     behaviour = None if not steps else steps[0] if len(steps) == 1 else N.Sequence(tuple(steps))
-    return MoveDef(mid, str(name), intent, damage, hits or 1, block, behaviour, damage_max)
+    return MoveDef(mid, str(name), intent, damage, hits or 1, block, behaviour, damage_max, nxt,
+                   planned)
 
 
 W_FIELDS = ("weight", "max_in_row", "fallback", "once", "after", "before")
@@ -494,10 +513,23 @@ def _ai(raw: object, ctx: Ctx, moves: list[str]) -> AiDef | None:
         return None if pct is None or mv is None or once is None or now is None else HpRule(
             pct, mv, once, now)
 
+    def ai_rule(r: object, rctx: Ctx) -> AiRule | None:
+        rm = get_map(r, rctx, "an ai rule {when: <condition>, move: sleep}")
+        if rm is None or not check_keys(rm, rctx, ("when", "move"), ("when", "move")):
+            return None
+        env = Env(TARGET, None)
+        when = cond(rm["when"], rctx.with_env(env).at("when"))
+        _check_vars(env, (), "an ai rule reads")
+        mv = move_id(rm["move"], rctx.at("move"))
+        return None if when is None or mv is None else AiRule(when, mv)
+
     rules = _items(m["hp_rules"], ctx.at("hp_rules"), hp_rule, "a list of hp rules") \
         if "hp_rules" in m else []
-    ok = ok and rules is not None
-    return AiDef(opener, cycle, tuple(weighted), tuple(rules or ())) if ok else None
+    when_rules = _items(m["rules"], ctx.at("rules"), ai_rule, "a list of ai rules") \
+        if "rules" in m else []
+    ok = ok and rules is not None and when_rules is not None
+    return AiDef(opener, cycle, tuple(weighted), tuple(rules or ()),
+                 tuple(when_rules or ())) if ok else None
 
 
 def compile_enemy(eid: str, raw: object, ctx: Ctx) -> EnemyDef | None:
@@ -511,7 +543,7 @@ def compile_enemy(eid: str, raw: object, ctx: Ctx) -> EnemyDef | None:
     mm = get_map(m["moves"], ctx.at("moves"), "a mapping of move id -> move") if "moves" in m \
         else None
     for mid, mv in (mm or {}).items():
-        got = _move(mid, mv, ctx.at("moves").at(mid))
+        got = _move(mid, mv, ctx.at("moves").at(mid), list(mm or {}))
         ok = ok and got is not None
         if got is not None:
             moves.append(got)
@@ -579,7 +611,22 @@ def compile_encounter(xid: str, raw: object, ctx: Ctx) -> EncounterDef | None:
         return None if got is None else tuple(got)
 
     groups: list[tuple[tuple[str, ...], ...]] | None = None
-    if "enemies" in m:
+    draw = 0
+    bag: tuple[str, ...] = ()
+    if "enemies" in m and isinstance(m["enemies"], dict):
+        # ``{draw: 4, from: [...]}``: slots drawn without replacement from a bag of ids
+        dctx = ctx.at("enemies")
+        dm = m["enemies"]
+        if check_keys(dm, dctx, ("draw", "from"), ("draw", "from")):
+            got = _items(dm["from"], dctx.at("from"), lambda x, cc: get_ref(x, cc, "enemy"),
+                         "a list of enemy ids to draw from")
+            n = get_int(dm["draw"], dctx.at("draw"), 1)
+            if got is not None and n is not None and n > len(got):
+                dctx.at("draw").error(f"draw {n} is more than the {len(got)} ids to draw from")
+            elif got is not None and n is not None:
+                draw, bag = n, tuple(got)
+                groups = [tuple((i,) for i in bag[:n])]
+    elif "enemies" in m:
         one = group(m["enemies"], ctx.at("enemies"))
         groups = None if one is None else [one]
     elif "groups" in m:
@@ -588,7 +635,8 @@ def compile_encounter(xid: str, raw: object, ctx: Ctx) -> EncounterDef | None:
             ctx.at("groups").error("'groups' needs at least one group")
             groups = None
     enemies = None if not groups else [sl[0] for sl in groups[0]]
-    rolled = groups is not None and (len(groups) > 1 or any(len(sl) > 1 for sl in groups[0]))
+    rolled = groups is not None and not draw and (
+        len(groups) > 1 or any(len(sl) > 1 for sl in groups[0]))
     # (no hand_discard of its own: the game's BattleRules.hand_discard applies)
     rule = get_enum(m["hand_discard"], ctx.at("hand_discard"), HandDiscardRule) \
         if "hand_discard" in m else None
@@ -600,7 +648,8 @@ def compile_encounter(xid: str, raw: object, ctx: Ctx) -> EncounterDef | None:
             or weight is None or exclusions is None:
         return None
     return EncounterDef(xid, name, tuple(enemies), rule, rewards, kind,
-                        tuple(groups or ()) if rolled else (), pool, weight, exclusions)
+                        tuple(groups or ()) if rolled else (), pool, weight, exclusions,
+                        draw, bag)
 
 
 def _pool(m: dict[str, object], ctx: Ctx, kind: str | None,

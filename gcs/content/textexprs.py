@@ -170,7 +170,21 @@ def cond(v: object, ctx: Ctx) -> Cond | None:
 
 
 def unit(v: object, ctx: Ctx) -> UnitSel | None:
-    """A unit: self, player, target, all_enemies, random_enemy, enemies_and_player or ``$slot``."""
+    """A unit: self, player, target, all_enemies, random_enemy, enemies_and_player or ``$slot``;
+    or ``{units: <unit>, exclude: <unit>, random: N}`` (those units but the excluded ones, then
+    N of them at random)."""
+    if isinstance(v, dict):
+        if not check_keys(v, ctx, ("units", "exclude", "random"), ("units",)):
+            return None
+        of = unit(v["units"], ctx.at("units"))
+        ex = unit(v["exclude"], ctx.at("exclude")) if "exclude" in v else None
+        if ex is not None and ex.source not in UNIT_SOURCES:
+            ctx.at("exclude").error(f"exclude takes one of: {', '.join(UNIT_SOURCES)}")
+            return None
+        n = get_int(v["random"], ctx.at("random"), 1) if "random" in v else 0
+        if of is None or ("exclude" in v and ex is None) or n is None:
+            return None
+        return UnitSel("filtered", None, of, None if ex is None else ex.source, n)
     if isinstance(v, str):
         if v in UNIT_SOURCES:
             return UnitSel(v)

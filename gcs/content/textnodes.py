@@ -325,6 +325,7 @@ VERBS: dict[str, tuple[tuple[str, ...], tuple[str, ...], Callable[[Args], N.Node
                lambda a: N.Revive(a.unit("unit", None), a.value("hp"))),
     "end_turn": ((), (), lambda a: N.EndTurn()),
     "extra_turn": ((), (), lambda a: N.ExtraTurn()),
+    "set_move": (("move",), ("move",), lambda a: N.SetMove(a.ref("move", "move") or "")),
     "wait": (("seconds",), ("seconds",), _wait),
     "wait_until": (("when", "turns"), ("when", "turns"),
                    lambda a: N.WaitUntil(a.word("when", N.WAIT_UNTIL), a.int("turns", 1, 1) or 1)),

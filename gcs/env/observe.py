@@ -72,7 +72,7 @@ class Vocab:
     def __init__(self, content: Content) -> None:
         self.cards = sorted(content.cards)
         self.card_id = {c: i + 1 for i, c in enumerate(self.cards)}
-        self.statuses = sorted(content.statuses)
+        self.statuses = sorted(set(content.statuses) - content.hidden_statuses)
         self.status_index = {s: i for i, s in enumerate(self.statuses)}
         self.enemies = sorted(content.enemies)
         self.enemy_id = {e: i + 1 for i, e in enumerate(self.enemies)}

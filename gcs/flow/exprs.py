@@ -92,15 +92,21 @@ class CardSel:
     var: str | None = None
 
 
-UNIT_SOURCES = ("self", "player", "target", "all_enemies", "random_enemy", "var", "enemies_and_player")
+UNIT_SOURCES = ("self", "player", "target", "all_enemies", "random_enemy", "var", "enemies_and_player",
+                "filtered")
 
 
 @dataclass(frozen=True, slots=True)
 class UnitSel:
-    """Units: ``self`` (the actor), ``player``, ``target``, ``all_enemies``, ``random_enemy``, ``var``."""
+    """Units: ``self`` (the actor), ``player``, ``target``, ``all_enemies``, ``random_enemy``, ``var``;
+    ``filtered``: the units of ``of`` but ``exclude`` (a unit source), then ``random`` of them
+    (0: all) drawn on the card stream."""
 
     source: str
     var: str | None = None
+    of: UnitSel | None = None
+    exclude: str | None = None
+    random: int = 0
 
 
 # ---------------------------------------------------------------- conditions

@@ -299,6 +299,13 @@ class GainGold:
     amount: Value
 
 
+@dataclass(frozen=True, slots=True)
+class SetMove:
+    """Replace the scope owner's planned move with ``move`` at once (an enemy's ``setMove``)."""
+
+    move: str
+
+
 Node = Union[
     Sequence, Branch, Loop, Foreach, While, Call, SetVar, SetObj,
     Choice, Wait, WaitUntil, AnimationGate,
@@ -306,7 +313,7 @@ Node = Union[
     ModifyCost, UpgradeCard,
     TransformCard, RegisterCardHook,
     DealDamage, GainBlock, LoseHp, Heal, GainEnergy, ApplyStatus, RemoveStatus,
-    SpawnEnemy, Kill, Revive, EndTurn, ExtraTurn, GainGold,
+    SpawnEnemy, Kill, Revive, EndTurn, ExtraTurn, GainGold, SetMove,
 ]
 
 NODE_TYPES: tuple[type, ...] = Node.__args__  # type: ignore[attr-defined]

@@ -11,6 +11,7 @@ from ..battle import combat as U
 from ..battle import frames as K
 from ..battle.combat import deal_damage, gain_block, random_enemy, spawn_enemy
 from ..battle.folds import attack_damage, block_amount
+from ..battle.intents import set_move
 from ..battle.state import Ctx, Frame, Unit
 from ..enums import BattlePhase
 from ..events import EnergyGained, GoldGained
@@ -169,6 +170,8 @@ def _ex_apply(e: Engine, node: N.ApplyStatus, ctx: Ctx) -> None:
     n = val(e, node.amount, ctx)
     sid = node.status
     units = units_of(e, node.target, ctx)
+    if e.c.negating_statuses:  # (a pack where a status can negate debuffs: Artifact)
+        units = [u for u in units if not U.negated(e, u, sid, n)]
     if len(units) == 1:  # (what _per_unit does with one unit: nothing to reorder)
         U.apply_status(e, units[0], sid, n, source=ctx.owner)
         return
@@ -224,9 +227,13 @@ def _ex_gold(e: Engine, node: N.GainGold, ctx: Ctx) -> None:
         e.record(GoldGained(n, s.gold))
 
 
+def _ex_set_move(e: Engine, node: N.SetMove, ctx: Ctx) -> None:
+    set_move(e, e.s.units[ctx.owner], node.move)
+
+
 UNIT_ACTIONS: Final[dict[type, Exec]] = {
     N.DealDamage: _ex_damage, N.GainBlock: _ex_block, N.LoseHp: _ex_lose_hp, N.Heal: _ex_heal,
     N.GainEnergy: _ex_energy, N.ApplyStatus: _ex_apply, N.RemoveStatus: _ex_remove,
     N.SpawnEnemy: _ex_spawn, N.Kill: _ex_kill, N.Revive: _ex_revive, N.EndTurn: _ex_end_turn,
-    N.ExtraTurn: _ex_extra_turn, N.GainGold: _ex_gold,
+    N.ExtraTurn: _ex_extra_turn, N.GainGold: _ex_gold, N.SetMove: _ex_set_move,
 }

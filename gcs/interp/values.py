@@ -171,6 +171,17 @@ def units_of(e: Engine, sel: UnitSel, ctx: Ctx) -> list[Unit]:
         return [units[i] for i in slot[1]]
     if src == "enemies_and_player":
         return [units[0]] + [u for u in units[1:] if u.alive]
+    if src == "filtered" and sel.of is not None:
+        got = units_of(e, sel.of, ctx)
+        if sel.exclude is not None:
+            gone = {u.uid for u in units_of(e, UnitSel(sel.exclude), ctx)}
+            got = [u for u in got if u.uid not in gone]
+        n = sel.random
+        if n and got:
+            rng = e.s.rng_cards
+            got = list(got)
+            got = [got.pop(rng.below(len(got))) for _ in range(min(n, len(got)))]
+        return got
     raise FlowError(f"unknown unit selector {src!r}")
 
 

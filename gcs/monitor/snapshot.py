@@ -71,7 +71,10 @@ def card_face(game: Game, inst: CardInstance, *, playable: bool = False,
 
 def _unit(game: Game, u: Unit) -> dict[str, Any]:
     statuses = []
+    hidden = game.content.hidden_statuses
     for sid, stacks in u.statuses.items():
+        if sid in hidden:
+            continue  # (a hidden status: content's own counter, not shown)
         sd = game.content.statuses.get(sid)
         statuses.append({"id": sid, "name": sd.name if sd else sid, "stacks": stacks,
                          "debuff": bool(sd and sd.debuff), "text": sd.text if sd else ""})

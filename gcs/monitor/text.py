@@ -13,8 +13,8 @@ def _card(c: CardInstance) -> str:
     return f"{c.card_id}{'+' if c.upgraded else ''}#{c.instance_id}"
 
 
-def _unit(u: Unit, label: str) -> str:
-    st = ", ".join(f"{k} {v}" for k, v in u.statuses.items()) or "-"
+def _unit(u: Unit, label: str, hidden: frozenset[str] = frozenset()) -> str:
+    st = ", ".join(f"{k} {v}" for k, v in u.statuses.items() if k not in hidden) or "-"
     line = f"  {label:<4} {u.name:<18} hp {u.hp:>3}/{u.max_hp:<3} block {u.block:<3} {st}"
     if not u.alive:
         return line + "  (dead)"
@@ -47,9 +47,9 @@ def render(game: Game, history: int = 12, *, draw_order: bool = False) -> str:
     if game.is_battle_active:
         player = game.player
         if player is not None:
-            lines.append(_unit(player, "you"))
+            lines.append(_unit(player, "you", game.content.hidden_statuses))
         for i, u in enumerate(game.enemies):
-            lines.append(_unit(u, f"e{i}"))
+            lines.append(_unit(u, f"e{i}", game.content.hidden_statuses))
     hand = game.hand()
     lines.append(f"Hand    ({len(hand):>2})" + ("" if hand else " -"))
     if hand:

@@ -12,6 +12,7 @@ from ..battle.combat import (
     deal_damage,
     decay_statuses,
     gain_block,
+    negated,
     run_status_entries,
 )
 from ..battle.folds import attack_damage, block_amount
@@ -250,8 +251,9 @@ def run_plain_intent(e: Engine, u: Unit, m: MoveDef, plan: PlainIntent) -> bool:
         elif kind == PLAIN_BLOCK:
             gain_block(e, u, block_amount(e, amount, u))
         else:
-            apply_status(e, u if kind == PLAIN_STATUS_SELF else player, sid, amount,
-                         source=u.uid)
+            dst = u if kind == PLAIN_STATUS_SELF else player
+            if not negated(e, dst, sid, amount):
+                apply_status(e, dst, sid, amount, source=u.uid)
     s.steps += steps_
     return True
 

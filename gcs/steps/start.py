@@ -26,8 +26,13 @@ _STREAMS = ("shuffle", "ai", "cards")  # the battle's random streams, derived fr
 
 
 def roll_enemies(enc: EncounterDef, rng: Rng) -> tuple[str, ...]:
-    """The encounter's enemies for one battle: a group picked uniformly, then one id per slot
-    picked uniformly (each roll only where there is a choice); ``enemies`` when not rolled."""
+    """The encounter's enemies for one battle: ``draw`` ids drawn one at a time without
+    replacement from ``draw_from`` (each uniformly among those left); else a group picked
+    uniformly, then one id per slot picked uniformly (each roll only where there is a choice);
+    ``enemies`` when not rolled."""
+    if enc.draw:
+        bag = list(enc.draw_from)
+        return tuple(bag.pop(rng.below(len(bag))) for _ in range(enc.draw))
     if not enc.groups:
         return enc.enemies
     groups = enc.groups
@@ -61,7 +66,8 @@ def begin_battle(e: Engine, enc: EncounterDef, char: CharacterDef | None, seed: 
             apply_status(e, player, sid, n, trigger=False)  # set up, not applied
     # the encounter stream exists only to roll: deriving it is pure and draws nothing, so an
     # encounter with no groups (roll_enemies returns its enemies untouched) skips it
-    enemies = roll_enemies(enc, Rng(derive(base, "encounter"))) if enc.groups else enc.enemies
+    enemies = (roll_enemies(enc, Rng(derive(base, "encounter"))) if enc.groups or enc.draw
+               else enc.enemies)
     for eid in enemies:
         make_enemy(e, c.enemies[eid])
     # 3. the draw pile from the run master deck (else the starting deck), shuffled
