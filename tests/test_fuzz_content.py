@@ -160,11 +160,17 @@ def _check(out: Outcomes, what: str, load: Any, rng: random.Random,
     out.timed(started, what + " (battle)")
 
 
+# A whole pack loaded and a battle played is slower than one facade call: a call over this is a
+# hang. (2 s failed on a loaded 2-core machine once the pack grew to every Act 1 encounter; the
+# hangs this suite found, an unbounded starting deck and a DAG mapping, run far past 10 s.)
+PACK_HANG_S = 10.0
+
+
 # part 53: the seed on which a wider run found a starting deck that hung the first Game()
 @pytest.mark.parametrize("part", [0, 1, 53])
 def test_fuzz_content_mapping_mutations(part: int) -> None:
     rng = random.Random(500 + part)
-    out = Outcomes(f"content mappings part {part}")
+    out = Outcomes(f"content mappings part {part}", PACK_HANG_S)
     for _ in range(600):
         d, what = mutate_mapping(rng)
         _check(out, what, lambda d=d: load_content(d, use_cache=False), rng, MAPPING_FILES)
@@ -175,7 +181,7 @@ def test_fuzz_content_mapping_mutations(part: int) -> None:
 @pytest.mark.parametrize("part", range(2))
 def test_fuzz_content_byte_mutations(part: int, tmp_path: Path) -> None:
     rng = random.Random(700 + part)
-    out = Outcomes(f"content bytes part {part}")
+    out = Outcomes(f"content bytes part {part}", PACK_HANG_S)
     f = tmp_path / "pack.yaml"
     for _ in range(450):
         data, what = mutate_bytes(rng)
