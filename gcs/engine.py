@@ -246,9 +246,9 @@ def _register() -> None:
     """The one place that says which handler runs each frame kind (the runner for the seed
     procedures, with their step tables; the interpreter for behaviour frames) and which
     executor runs each node kind."""
-    from .battle import cards
+    from .battle import cards, hooks
     from .battle import frames as K
-    from .interp import card_actions, pause, run, unit_actions
+    from .interp import card_actions, pause, run, unit_actions, values
     from .steps import runner
     from .steps.battle_end import BATTLE_LOST, BATTLE_WON
     from .steps.enemy_phase import ENEMY_PHASE, ENEMY_TURN
@@ -273,6 +273,8 @@ def _register() -> None:
     for table in (run.CONTROL, pause.PAUSING, card_actions.CARD_ACTIONS, unit_actions.UNIT_ACTIONS):
         run.EXEC.update(table)
     run.STEP.update(run.COMPOSITES)
+    hooks.TESTS[:] = [values.test]
+    hooks.VALUES[:] = [values.val]
 
 
 _register()

@@ -30,7 +30,7 @@ GAME_IRONCLAD = {
              "juggernaut", "limit_break", "offering", "reaper"},
 }
 # the game's cards that need engine features (docs/content.md, "Planned")
-PLANNED = {"clash", "blood_for_blood", "dual_wield", "rampage", "rupture", "searing_blow",
+PLANNED = {"blood_for_blood", "dual_wield", "rampage", "rupture", "searing_blow",
            "spot_weakness", "double_tap", "juggernaut"}
 
 

@@ -39,12 +39,12 @@ def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None
         paid = cost
         x = s.energy if card.x_cost else cost  # a free X card uses all energy
     elif (card.x_cost or inst.battle_set is not None or inst.turn_set is not None
-          or (hooks_possible(e) if hooks is None else hooks)):
+          or card.cost_adjust is not None or (hooks_possible(e) if hooks is None else hooks)):
         paid = x = effective_cost(e, inst)
     else:
         # effective_cost(e, inst) in the usual case, inlined (two calls less per play): a fixed
-        # cost, no ``set`` modifier (modified_cost is then the sum of the deltas) and no hook
-        # possible, floored at 0
+        # cost, no ``set`` modifier (modified_cost is then the sum of the deltas), no cost
+        # adjustment and no hook possible, floored at 0
         paid = card.cost + inst.cost_delta + inst.battle_delta + inst.turn_delta
         if paid < 0:
             paid = 0

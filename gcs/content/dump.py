@@ -315,6 +315,12 @@ def _card_fields(c: D.GameCard, base: D.GameCard | None) -> Data:
             out[entry] = effect(node)
     if (c.hooks or up) and new("hooks"):
         out["hooks"] = [hook(h) for h in c.hooks]
+    for key, write in (("playable_if", cond), ("cost_adjust", value)):
+        expr = getattr(c, key)
+        if (expr is not None or up) and new(key):
+            if expr is None:
+                raise _fail(f"an upgrade that drops the base card's {key}")
+            out[key] = write(expr)
     return out
 
 

@@ -13,7 +13,7 @@ from typing import NamedTuple, TypeVar
 
 from ..enums import CardType, Decay, HandDiscardRule, IntentKind, Keyword, Rarity, TargetMode
 from ..flow import nodes as N
-from ..flow.exprs import UnitSel, Value, Var
+from ..flow.exprs import Cond, UnitSel, Value, Var
 from .defs import (
     DECAY_MOMENTS,
     STATUS_ENTRIES,
@@ -46,7 +46,7 @@ from .problems import (
     listing,
     within,
 )
-from .textexprs import SELF, TARGET, hook, modifier
+from .textexprs import SELF, TARGET, cond, hook, modifier, value
 from .textnodes import effect
 
 T = TypeVar("T")
@@ -145,7 +145,7 @@ def _check_slot_types(env: Env) -> None:
 
 CARD_ENTRIES = ("on_play", "on_drawn", "on_discard", "on_exhaust", "on_turn_start", "on_turn_end")
 CARD_FIELDS = ("name", "cost", "type", "rarity", "target", "text", "numbers", "keywords", "tags",
-               *CARD_ENTRIES, "hooks", "upgrade", "character", "art")
+               *CARD_ENTRIES, "hooks", "upgrade", "character", "art", "playable_if", "cost_adjust")
 UPGRADE_FIELDS = tuple(f for f in CARD_FIELDS if f not in ("upgrade", "character"))
 
 
@@ -177,6 +177,8 @@ class _CardSpec:
     hooks: tuple[N.HookDef, ...] = ()
     character: str | None = None
     art: str | None = None
+    playable_if: Cond | None = None
+    cost_adjust: Value | None = None
 
     def build(self, cid: str, entries: dict[str, N.Node | None], upgraded: bool,
               upgrade: GameCard | None) -> GameCard:
@@ -189,7 +191,7 @@ class _CardSpec:
             on_discard=entries["on_discard"], on_exhaust=entries["on_exhaust"],
             on_turn_start=entries["on_turn_start"], on_turn_end=entries["on_turn_end"],
             hooks=self.hooks, upgrade=upgrade, is_upgraded=upgraded, character=self.character,
-            art=self.art)
+            art=self.art, playable_if=self.playable_if, cost_adjust=self.cost_adjust)
 
 
 def _card_fields(m: dict[str, object], ctx: Ctx, spec: _CardSpec) -> bool:
@@ -242,6 +244,22 @@ def _card_fields(m: dict[str, object], ctx: Ctx, spec: _CardSpec) -> bool:
     return not bad
 
 
+def _card_exprs(m: dict[str, object], ctx: Ctx, spec: _CardSpec) -> bool:
+    """Read a card's own expressions, ``playable_if`` and ``cost_adjust`` (``ctx`` has the
+    card's env: ``$name`` reads its numbers); an upgrade inherits those it does not state."""
+    bad = False
+    if "playable_if" in m:
+        got = cond(m["playable_if"], ctx.at("playable_if"))
+        bad, spec.playable_if = got is None, got
+    if "cost_adjust" in m:
+        adj = value(m["cost_adjust"], ctx.at("cost_adjust"))
+        bad, spec.cost_adjust = bad or adj is None, adj
+        if adj is not None and spec.x_cost:
+            ctx.at("cost_adjust").error("an X-cost card pays all energy: it takes no cost_adjust")
+            bad = True
+    return not bad
+
+
 MAX_ART = 2_000  # characters of a card's ``art`` reference
 
 
@@ -275,6 +293,7 @@ def compile_card(cid: str, raw: object, ctx: Ctx) -> GameCard | None:
     ectx = ctx.with_env(env)
     entries = {k: effect(m[k], ectx.at(k)) if k in m else None for k in CARD_ENTRIES}
     ok = ok and all(entries[k] is not None for k in CARD_ENTRIES if k in m)
+    ok = _card_exprs(m, ectx, base) and ok
     _check_text(base, ctx.at("text") if "text" in m else ctx)
     _check_vars(env, base.numbers, "this card's numbers")
     upgrade: GameCard | None = None
@@ -288,6 +307,7 @@ def compile_card(cid: str, raw: object, ctx: Ctx) -> GameCard | None:
         ok = _card_fields(um, uctx, up) and ok
         up_env = card_env(up.target)
         up_entries = dict(entries)
+        ok = _card_exprs(um, uctx.with_env(up_env), up) and ok
         for k in CARD_ENTRIES:
             if k in um:
                 up_entries[k] = effect(um[k], uctx.with_env(up_env).at(k))

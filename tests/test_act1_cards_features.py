@@ -1,0 +1,103 @@
+"""Rule tests for the Ironclad cards that needed generic engine features (docs/content.md:
+play conditions, intent conditions, battle counters and cost adjustments, an instance's own
+numbers, copies, replays, block and HP-loss reactions, Max HP, rarity filters), each from its
+game text and its upgrade.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import gcs
+from gcs import agent
+from gcs.content.loader import load_content
+from gcs.enums import PileScope
+from gcs.errors import ContentError
+
+C = gcs.builtin_content()
+
+
+def game(deck: list[str], encounter: str = "jaw_worm", seed: int = 3) -> gcs.Game:
+    """A started battle with ``deck`` as the master deck (its opening hand drawn from it)."""
+    g = gcs.Game(C, seed=seed)
+    g.set_master_deck(deck)
+    g.start_battle(encounter)
+    return g
+
+
+def foe(g: gcs.Game, i: int = 0) -> gcs.Unit:
+    return g.enemies[i]
+
+
+def plays_of(g: gcs.Game, inst: gcs.CardInstance) -> list[agent.Action]:
+    """The legal plays of ``inst`` now."""
+    i = g.hand().index(inst)
+    return [a for a in g.legal_actions() if a.kind == agent.PLAY and a.card == i]
+
+
+# ---------------------------------------------------------------- Clash (play conditions)
+def test_refusal_row_13a_clash_is_playable_only_while_every_card_in_hand_is_an_attack() -> None:
+    g = game(["strike"] * 10)
+    clash = g.add_card_to_hand("clash")
+    assert g.can_play_card(clash) and g.play_refusal(clash, 0) is None
+    assert plays_of(g, clash)
+    defend = g.add_card_to_hand("defend")
+    why = "Clash's play condition does not hold"
+    assert g.play_refusal(clash, 0) == why and not g.can_play_card(clash)
+    assert plays_of(g, clash) == []  # the legal actions agree with the gate
+    hp = foe(g).hp
+    assert not g.try_play_card(clash, 0)  # refused: nothing changes
+    assert foe(g).hp == hp and clash in g.hand() and g.energy == 3
+    g.move_card_to_pile(defend, PileScope.DISCARD)
+    assert g.try_play_card(clash, 0)
+    assert foe(g).hp == hp - 14 and g.energy == 3  # it costs 0
+
+
+def test_clash_refused_through_the_agent_surface_says_why() -> None:
+    g = game(["strike"] * 10)
+    g.add_card_to_hand("defend")
+    clash = g.add_card_to_hand("clash")
+    action = agent.Action(agent.PLAY, card=g.hand().index(clash), target=0)
+    assert agent.action_refusal(g._e, action) == "Clash's play condition does not hold"
+
+
+def test_clash_upgraded_deals_18_and_keeps_its_condition() -> None:
+    card = C.cards["clash"]
+    assert (card.cost, card.numbers["damage"]) == (0, 14)
+    assert card.upgrade is not None and card.upgrade.numbers["damage"] == 18
+    assert card.upgrade.playable_if == card.playable_if
+    g = game(["strike"] * 10)
+    clash = g.add_card_to_hand("clash", upgraded=True)
+    hp = foe(g).hp
+    assert g.try_play_card(clash, 0) and foe(g).hp == hp - 18
+    g.add_card_to_hand("shrug_it_off")
+    assert not g.can_play_card(g.add_card_to_hand("clash", upgraded=True))
+
+
+def test_clash_played_by_havoc_ignores_its_condition_as_the_games_autoplay() -> None:
+    g = game(["defend"] * 10)
+    g.add_card_to_pile("clash", PileScope.DRAW, gcs.DrawPilePosition.TOP)
+    hp = foe(g).hp
+    assert g.try_play_card(g.add_card_to_hand("havoc"))  # a hand of Defends: Clash still plays
+    assert foe(g).hp == hp - 14
+    assert [c.card_id for c in g.exhaust_pile()] == ["clash"]
+
+
+def test_a_bad_play_condition_or_cost_adjustment_is_a_located_content_error(
+        tmp_path: Path) -> None:
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: t\n")
+    (pack / "cards.yaml").write_text(
+        "a:\n  name: A\n  cost: 1\n  type: attack\n  playable_if: {lt: [1]}\n"
+        "b:\n  name: B\n  cost: x\n  type: attack\n  cost_adjust: -1\n"
+        "c:\n  name: C\n  cost: 1\n  type: attack\n  cost_adjust: $nope\n")
+    with pytest.raises(ContentError) as info:
+        load_content(pack, use_cache=False)
+    got = info.value.problems
+    assert len(got) == 3
+    assert got[0].startswith("cards.yaml:5: card 'a': field 'playable_if.lt': ")
+    assert "an X-cost card pays all energy: it takes no cost_adjust" in got[1]
+    assert got[2].startswith("cards.yaml:15: card 'c': field 'cost_adjust': unknown number '$nope'")
