@@ -30,8 +30,8 @@ GAME_IRONCLAD = {
              "juggernaut", "limit_break", "offering", "reaper"},
 }
 # the game's cards that need engine features (docs/content.md, "Planned")
-PLANNED = {"blood_for_blood", "dual_wield", "rampage", "rupture", "searing_blow",
-           "spot_weakness", "double_tap", "juggernaut"}
+PLANNED = {"dual_wield", "rampage", "searing_blow",
+           "double_tap", "juggernaut"}
 
 
 def test_the_pack_defines_every_ironclad_card_but_the_planned_ones_with_its_rarity() -> None:

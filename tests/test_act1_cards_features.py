@@ -101,3 +101,106 @@ def test_a_bad_play_condition_or_cost_adjustment_is_a_located_content_error(
     assert got[0].startswith("cards.yaml:5: card 'a': field 'playable_if.lt': ")
     assert "an X-cost card pays all energy: it takes no cost_adjust" in got[1]
     assert got[2].startswith("cards.yaml:15: card 'c': field 'cost_adjust': unknown number '$nope'")
+
+
+# ---------------------------------------------------------------- Spot Weakness (intents)
+def test_spot_weakness_gives_strength_only_if_the_target_intends_to_attack() -> None:
+    g = game(["defend"] * 10, "jaw_worm")  # Jaw Worm opens with Chomp (an attack)
+    assert foe(g).intent is not None and foe(g).intent.damage is not None
+    assert g.try_play_card(g.add_card_to_hand("spot_weakness"), 0)
+    assert g.player is not None and g.player.stacks("strength") == 3
+    g = game(["defend"] * 10, "cultist")  # Cultist opens with Incantation (a buff)
+    assert g.try_play_card(g.add_card_to_hand("spot_weakness"), 0)
+    assert g.player is not None and g.player.stacks("strength") == 0
+
+
+def test_spot_weakness_reads_the_chosen_enemys_intent_and_upgrades_to_four() -> None:
+    g = game(["defend"] * 10, "gremlin_nob")  # Bellow first: a buff
+    assert g.try_play_card(g.add_card_to_hand("spot_weakness", upgraded=True), 0)
+    assert g.player is not None and g.player.stacks("strength") == 0
+    g.end_player_turn()  # then Rush or Skull Bash: attacks
+    assert g.try_play_card(g.add_card_to_hand("spot_weakness", upgraded=True), 0)
+    assert g.player.stacks("strength") == 4
+    card = C.cards["spot_weakness"]
+    assert (card.cost, card.numbers["strength"]) == (1, 3)
+
+
+# ---------------------------------------------------------------- Blood for Blood (counters)
+def test_blood_for_blood_costs_one_less_for_each_hp_loss_in_the_battle() -> None:
+    g = game(["defend"] * 10)
+    b4b = g.add_card_to_hand("blood_for_blood")
+    assert g.get_effective_energy_cost(b4b) == 4 and not g.can_play_card(b4b)
+    assert g.play_refusal(b4b, 0) == "not enough energy" and plays_of(g, b4b) == []
+    assert "Costs 1 less energy" in g.format_description(b4b)
+    assert g.try_play_card(g.add_card_to_hand("bloodletting"))  # lose 3 HP once: 3
+    assert g.get_effective_energy_cost(b4b) == 3
+    assert g.try_play_card(g.add_card_to_hand("hemokinesis"), 0)  # again: 2
+    assert g.get_effective_energy_cost(b4b) == 2 and g.energy == 4
+    assert plays_of(g, b4b) and g.observation()["hand"][g.hand().index(b4b)]["cost"] == 2
+    hp = foe(g).hp
+    assert g.try_play_card(b4b, 0)
+    assert g.energy == 2 and foe(g).hp == hp - 18
+
+
+def test_blood_for_blood_counts_unblocked_hits_not_blocked_ones_and_floors_at_zero() -> None:
+    g = game(["defend"] * 10)
+    g.end_player_turn()  # Jaw Worm's Chomp (11) on no block: one HP loss
+    b4b = g.add_card_to_hand("blood_for_blood")
+    assert g.get_effective_energy_cost(b4b) == 3
+    for _ in range(5):
+        assert g.try_play_card(g.add_card_to_hand("bloodletting"))
+    assert g.get_effective_energy_cost(b4b) == 0
+    assert g._e.s.units[0].hp_losses == 6
+
+
+def test_blood_for_blood_upgraded_costs_three_and_deals_22_and_a_set_cost_replaces_it() -> None:
+    up = C.cards["blood_for_blood"].upgrade
+    assert up is not None and (up.cost, up.numbers["damage"]) == (3, 22)
+    g = game(["defend"] * 10)
+    b4b = g.add_card_to_hand("blood_for_blood", upgraded=True)
+    assert g.try_play_card(g.add_card_to_hand("bloodletting"))
+    assert g.get_effective_energy_cost(b4b) == 2
+    b4b.turn_set = 0  # "costs 0 this turn" (Infernal Blade's modifier) replaces it
+    assert g.get_effective_energy_cost(b4b) == 0
+
+
+def test_the_hp_loss_counter_is_saved_cloned_and_an_older_save_without_it_loads() -> None:
+    g = game(["defend"] * 10)
+    assert g.try_play_card(g.add_card_to_hand("bloodletting"))
+    data = g.to_json()
+    assert gcs.Game.from_json(C, data)._e.s.units[0].hp_losses == 1
+    assert g.clone()._e.s.units[0].hp_losses == 1
+    for row in data["state"]["units"]:
+        del row[13]  # as a save made before the counter
+    assert gcs.Game.from_json(C, data)._e.s.units[0].hp_losses == 0
+    data["state"]["units"][0].append(-1)
+    data["state"]["units"][0].append(-1)
+    with pytest.raises(gcs.GameError):
+        gcs.Game.from_json(C, data)
+
+
+# ---------------------------------------------------------------- Rupture (who caused it)
+def test_rupture_gains_strength_when_the_players_own_cards_take_hp() -> None:
+    g = game(["defend"] * 10)
+    assert g.try_play_card(g.add_card_to_hand("rupture"))
+    player = g.player
+    assert player is not None and player.stacks("rupture") == 1
+    assert g.try_play_card(g.add_card_to_hand("bloodletting"))
+    assert player.stacks("strength") == 1
+    assert g.try_play_card(g.add_card_to_hand("hemokinesis"), 0)
+    assert player.stacks("strength") == 2
+    g.add_card_to_hand("burn")  # Burn's end-of-turn damage is the player's own: +1
+    hp = player.hp
+    g.end_player_turn()  # Jaw Worm's Chomp is not: no Strength from it
+    assert player.hp < hp and player.stacks("strength") == 3
+
+
+def test_rupture_upgraded_gives_two_and_ignores_enemy_damage() -> None:
+    g = game(["defend"] * 10)
+    assert g.try_play_card(g.add_card_to_hand("rupture", upgraded=True))
+    player = g.player
+    assert player is not None
+    g.end_player_turn()
+    assert player.hp < player.max_hp and player.stacks("strength") == 0
+    assert g.try_play_card(g.add_card_to_hand("offering"))
+    assert player.stacks("strength") == 2

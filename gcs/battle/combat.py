@@ -86,6 +86,7 @@ def deal_damage(e: Engine, src: Unit | None, dst: Unit, amount: int, card_id: st
         before = dst.hp
         dst.hp = before - loss if before > loss else 0
         loss = before - dst.hp
+        dst.hp_losses += 1
         if card_id is not None and dst.uid != 0:
             dmg = e.s.damage
             dmg[card_id] = dmg.get(card_id, 0) + loss
@@ -115,17 +116,20 @@ def deal_damage(e: Engine, src: Unit | None, dst: Unit, amount: int, card_id: st
             push_entries(e, entries)
 
 
-def lose_hp(e: Engine, u: Unit, amount: int) -> None:
-    """HP loss that ignores block."""
+def lose_hp(e: Engine, u: Unit, amount: int, src: int = -1) -> None:
+    """HP loss that ignores block; ``src`` is the unit whose behaviour caused it (-1: none),
+    the ``target`` of the ``on_damage_taken`` branches, as an attacker is for damage."""
     if not u.alive or amount <= 0:
         return
     before = u.hp
     u.hp = max(0, u.hp - amount)
+    if u.hp < before:
+        u.hp_losses += 1
     if e.hot:
         e.record(HpLost(u.uid, before - u.hp))
     if u.uid != 0 and u.hp > 0:
         _hp_rules_now(e, u)
-    entries = status_entries(e, u, "on_damage_taken", -1, before - u.hp)
+    entries = status_entries(e, u, "on_damage_taken", src, before - u.hp)
     if u.hp <= 0:
         entries += die(e, u)
     if entries:

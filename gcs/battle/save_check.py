@@ -315,7 +315,9 @@ def check_state_data(c: Content, st: object, rules: dict[str, Any]) -> None:
 
 
 def _unit(c: Content, u: object, q: str, index: int) -> None:
-    r = need_list(u, q, 13)
+    r = need_list(u, q)
+    if len(r) not in (13, 14):  # (14: the HP-loss counter; a save made before it has 13)
+        raise fail(q, f"expected a list of 13 or 14 items, got {len(r)}")
     if need_int(r[0], f"{q}[0]", 0, BIG) != index:
         raise fail(f"{q}[0]", f"unit uid {r[0]} is not its index {index}")
     if index > 0:
@@ -356,6 +358,8 @@ def _unit(c: Content, u: object, q: str, index: int) -> None:
         pair = need_list(kv, f"{q}[12][{i}]", 2)
         need_id(pair[0], f"{q}[12][{i}][0]", moves, "move")
         need_int(pair[1], f"{q}[12][{i}][1]", 0, BIG)
+    if len(r) > 13:
+        need_int(r[13], f"{q}[13]", 0, BIG)  # times it lost HP this battle
 
 
 def _reward(c: Content, x: object, q: str, n_master: int) -> None:

@@ -134,7 +134,7 @@ class Unit:
 
     __slots__ = (
         "uid", "def_id", "name", "hp", "max_hp", "block", "statuses", "alive", "move",
-        "history", "intent", "rules_used", "rolled",
+        "history", "intent", "rules_used", "rolled", "hp_losses",
     )
 
     def __init__(self, uid: int, def_id: str, name: str, hp: int, max_hp: int) -> None:
@@ -151,6 +151,7 @@ class Unit:
         self.intent: Intent | None = None
         self.rules_used: list[str] = []
         self.rolled: dict[str, int] = {}  # move id -> the damage rolled for this unit
+        self.hp_losses = 0  # how many times it lost HP this battle (any source)
 
     @property
     def is_player(self) -> bool:
@@ -173,6 +174,7 @@ class Unit:
         u.alive = self.alive
         u.move = self.move
         u.intent = self.intent
+        u.hp_losses = self.hp_losses
         # the constructor made the containers, empty: fill them (no second allocation)
         u.statuses.update(self.statuses)
         u.history.extend(self.history)
@@ -187,7 +189,7 @@ class Unit:
                                           it.block]
         return [self.uid, self.def_id, self.name, self.hp, self.max_hp, self.block,
                 list(self.statuses.items()), self.alive, self.move, self.history, intent,
-                self.rules_used, list(self.rolled.items())]
+                self.rules_used, list(self.rolled.items()), self.hp_losses]
 
     @staticmethod
     def from_list(d: list[Any]) -> Unit:
@@ -203,6 +205,7 @@ class Unit:
                                                   it[5])
         u.rules_used = list(d[11])
         u.rolled = {k: v for k, v in d[12]} if len(d) > 12 else {}
+        u.hp_losses = d[13] if len(d) > 13 else 0  # (a save made before the counter: 0)
         return u
 
     def __repr__(self) -> str:

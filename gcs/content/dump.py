@@ -103,6 +103,10 @@ def cond(c: E.Cond) -> object:
         return {"all" if isinstance(c, E.AllOf) else "any": [cond(x) for x in c.conds]}
     if isinstance(c, E.Not):
         return {"not": cond(c.cond)}
+    if isinstance(c, E.Intends):
+        return {"intends": c.kind, "on": unit(c.unit)}
+    if isinstance(c, E.Same):
+        return {"same": [unit(c.a), unit(c.b)]}
     raise _fail(f"condition {c!r}")
 
 

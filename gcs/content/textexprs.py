@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..enums import CardType, Keyword
+from ..enums import CardType, IntentKind, Keyword
 from ..flow import nodes as N
 from ..flow.exprs import (
     BIN_OPS,
@@ -21,8 +21,10 @@ from ..flow.exprs import (
     Cond,
     CountOf,
     HasStatus,
+    Intends,
     Not,
     RandInt,
+    Same,
     StacksOf,
     UnitSel,
     UnitStat,
@@ -51,7 +53,7 @@ from .problems import (
 
 CARD_SOURCES = ("hand", "draw", "discard", "exhaust", "played", "drawn", "this", "all")
 UNIT_SOURCES = ("self", "player", "target", "all_enemies", "random_enemy", "enemies_and_player")
-UNIT_STATS = ("hp", "max_hp", "block", "missing_hp")
+UNIT_STATS = ("hp", "max_hp", "block", "missing_hp", "hp_losses")
 BATTLE_STATS = ("energy", "turn", "hand_size")
 SELF = UnitSel("self")
 TARGET = UnitSel("target")
@@ -59,7 +61,9 @@ _X = XCost()
 _VALUE_KINDS = ("count", "stacks", *UNIT_STATS, *BIN_OPS, "random")
 _VALUE_HINT = ("a value (an integer, '$name', 'x', 'energy', 'turn', 'hand_size' or a mapping "
                "like {add: [a, b]})")
-_COND_KINDS = (*COMPARE_OPS, "has_status", "all", "any", "not", "exists")
+_COND_KINDS = (*COMPARE_OPS, "has_status", "all", "any", "not", "exists", "intends", "same")
+# what ``intends`` names: ``attack`` (any intent that deals damage) or one intent kind
+INTENT_WORDS = ("attack", *(k.value for k in IntentKind if k is not IntentKind.ATTACK))
 
 
 def var(name: str, ctx: Ctx) -> Var | None:
@@ -143,6 +147,12 @@ def cond(v: object, ctx: Ctx) -> Cond | None:
         status = get_ref(v["has_status"], ctx.at("has_status"), "status")
         on = unit(v["on"], ctx.at("on")) if "on" in v else SELF
         return None if status is None or on is None else HasStatus(status, on)
+    if "intends" in v:
+        if not check_keys(v, ctx, ("intends", "on")):
+            return None
+        kind = get_word(v["intends"], ctx.at("intends"), INTENT_WORDS)
+        on = unit(v["on"], ctx.at("on")) if "on" in v else SELF
+        return None if kind is None or on is None else Intends(kind, on)
     head = _head(v, ctx, _COND_KINDS, "condition")
     if head is None:
         return None
@@ -156,6 +166,12 @@ def cond(v: object, ctx: Ctx) -> Cond | None:
     if head == "exists":
         sel = selector(arg, actx)
         return None if sel is None else Compare("gt", CountOf(sel), 0)
+    if head == "same":
+        if not isinstance(arg, list) or len(arg) != 2:
+            expected(actx, "a list of two units", arg)
+            return None
+        a, b = unit(arg[0], actx.at(0)), unit(arg[1], actx.at(1))
+        return None if a is None or b is None else Same(a, b)
     items = get_list(arg, actx, "a list of conditions")
     if items is None:
         return None

@@ -38,7 +38,8 @@ class StacksOf:
 
 @dataclass(frozen=True, slots=True)
 class UnitStat:
-    """A number of a unit: ``hp``, ``max_hp``, ``block``; or ``energy`` / ``turn`` of the battle."""
+    """A number of a unit: ``hp``, ``max_hp``, ``block``, ``missing_hp``, ``hp_losses`` (times it
+    lost HP this battle); or ``energy`` / ``turn`` / ``hand_size`` of the battle."""
 
     stat: str
     unit: UnitSel | None = None
@@ -132,7 +133,24 @@ class Not:
     cond: Cond
 
 
-Cond = Union[Compare, HasStatus, AllOf, AnyOf, Not, bool]
+@dataclass(frozen=True, slots=True)
+class Intends:
+    """The unit's planned intent is of ``kind`` (``attack``: any intent that deals damage, as
+    the game's ``getIntentBaseDmg() >= 0``)."""
+
+    kind: str
+    unit: UnitSel
+
+
+@dataclass(frozen=True, slots=True)
+class Same:
+    """Two unit selections pick the same unit (each exactly one)."""
+
+    a: UnitSel
+    b: UnitSel
+
+
+Cond = Union[Compare, HasStatus, AllOf, AnyOf, Not, Intends, Same, bool]
 
 COMPARE_OPS = ("lt", "le", "eq", "ne", "ge", "gt")
 BIN_OPS = ("add", "sub", "mul", "div", "min", "max")

@@ -148,7 +148,8 @@ def _ex_block(e: Engine, node: N.GainBlock, ctx: Ctx) -> None:
 
 def _ex_lose_hp(e: Engine, node: N.LoseHp, ctx: Ctx) -> None:
     amount = val(e, node.amount, ctx)
-    _per_unit(e, units_of(e, node.target, ctx), lambda u: U.lose_hp(e, u, amount))
+    owner = ctx.owner  # (the unit whose behaviour runs caused it: Rupture reads it)
+    _per_unit(e, units_of(e, node.target, ctx), lambda u: U.lose_hp(e, u, amount, owner))
 
 
 def _ex_heal(e: Engine, node: N.Heal, ctx: Ctx) -> None:

@@ -20,8 +20,10 @@ from ..flow.exprs import (
     Cond,
     CountOf,
     HasStatus,
+    Intends,
     Not,
     RandInt,
+    Same,
     StacksOf,
     UnitSel,
     UnitStat,
@@ -111,6 +113,8 @@ def _stat(e: Engine, v: UnitStat, ctx: Ctx) -> int:
         return u.block
     if v.stat == "missing_hp":
         return u.max_hp - u.hp
+    if v.stat == "hp_losses":
+        return u.hp_losses
     raise FlowError(f"unknown unit stat {v.stat!r}")
 
 
@@ -143,7 +147,20 @@ def test(e: Engine, c: Cond, ctx: Ctx) -> bool:
         return any(test(e, x, ctx) for x in c.conds)
     if isinstance(c, Not):
         return not test(e, c.cond, ctx)
+    if isinstance(c, Intends):
+        return any(_intends(u, c.kind) for u in units_of(e, c.unit, ctx))
+    if isinstance(c, Same):
+        one, two = units_of(e, c.a, ctx), units_of(e, c.b, ctx)
+        return len(one) == 1 and len(two) == 1 and one[0] is two[0]
     raise FlowError(f"not a condition: {c!r}")
+
+
+def _intends(u: Unit, kind: str) -> bool:
+    """Is the living unit's shown intent of ``kind`` (``attack``: it deals damage)?"""
+    it = u.intent
+    if it is None or not u.alive or u.uid == 0:
+        return False
+    return it.damage is not None if kind == "attack" else it.kind.value == kind
 
 
 # ---------------------------------------------------------------- selectors
