@@ -123,7 +123,7 @@ class CardModified(Event):
 
     instance_id: int
     card_id: str
-    change: str  # "cost", "upgrade", "transform"
+    change: str  # "cost", "upgrade", "transform", "numbers" (a number grew)
     upgraded: bool
 
 

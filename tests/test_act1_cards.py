@@ -30,7 +30,7 @@ GAME_IRONCLAD = {
              "juggernaut", "limit_break", "offering", "reaper"},
 }
 # the game's cards that need engine features (docs/content.md, "Planned")
-PLANNED = {"dual_wield", "rampage", "searing_blow",
+PLANNED = {"dual_wield",
            "double_tap", "juggernaut"}
 
 

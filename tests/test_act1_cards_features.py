@@ -19,9 +19,11 @@ from gcs.errors import ContentError
 C = gcs.builtin_content()
 
 
-def game(deck: list[str], encounter: str = "jaw_worm", seed: int = 3) -> gcs.Game:
-    """A started battle with ``deck`` as the master deck (its opening hand drawn from it)."""
-    g = gcs.Game(C, seed=seed)
+def game(deck: list[str], encounter: str = "jaw_worm", seed: int = 3,
+         log: bool = True) -> gcs.Game:
+    """A started battle with ``deck`` as the master deck (its opening hand drawn from it);
+    without ``log``, one whose state a test may set by hand (no event log to rebuild)."""
+    g = gcs.Game(C, seed=seed, log_events=log)
     g.set_master_deck(deck)
     g.start_battle(encounter)
     return g
@@ -204,3 +206,90 @@ def test_rupture_upgraded_gives_two_and_ignores_enemy_damage() -> None:
     assert player.hp < player.max_hp and player.stacks("strength") == 0
     assert g.try_play_card(g.add_card_to_hand("offering"))
     assert player.stacks("strength") == 2
+
+
+# ---------------------------------------------------------------- Rampage (own numbers)
+def test_rampage_grows_its_own_damage_by_five_each_play_and_its_text_shows_it() -> None:
+    g = game(["defend"] * 10)
+    rampage = g.add_card_to_hand("rampage")
+    other = g.add_card_to_hand("rampage")
+    hp = foe(g).hp
+    assert g.try_play_card(rampage, 0)
+    assert foe(g).hp == hp - 8
+    assert rampage.numbers["damage"] == 13 and other.numbers["damage"] == 8  # its own
+    assert g.format_description(rampage).startswith("Deal 13 damage.")
+    assert g.format_description(other).startswith("Deal 8 damage.")
+    g.move_card_to_pile(rampage, PileScope.HAND)
+    hp = foe(g).hp
+    assert g.try_play_card(rampage, 0)
+    assert foe(g).hp == hp - 13 and rampage.numbers["damage"] == 18
+
+
+def test_rampage_upgraded_grows_by_eight_and_an_upgrade_keeps_the_growth() -> None:
+    g = game(["defend"] * 10)
+    rampage = g.add_card_to_hand("rampage")
+    assert g.try_play_card(rampage, 0)
+    g.move_card_to_pile(rampage, PileScope.HAND)
+    assert g.try_play_card(g.add_card_to_hand("armaments", upgraded=True))  # upgrade ALL
+    assert rampage.upgraded and rampage.numbers == {"damage": 13, "increase": 8}
+    assert g.try_play_card(rampage, 0) and rampage.numbers["damage"] == 21
+
+
+def test_an_instances_grown_numbers_survive_a_save_and_a_clone() -> None:
+    g = game(["defend"] * 10)
+    rampage = g.add_card_to_hand("rampage")
+    assert g.try_play_card(rampage, 0)
+    data = g.to_json()
+    for twin in (gcs.Game.from_json(C, data), g.clone()):
+        same = next(c for c in twin._e.s.cards.values() if c.uid == rampage.uid)
+        assert same.numbers["damage"] == 13 and same.grown == {"damage": 5}
+    row = next(r for r in data["state"]["cards"] if r[0] == rampage.uid)
+    row[10] = [["nope", 1]]
+    with pytest.raises(gcs.GameError):
+        gcs.Game.from_json(C, data)
+
+
+# ---------------------------------------------------------------- Searing Blow (repeatable)
+def test_searing_blow_can_be_upgraded_any_number_of_times_with_the_games_formula() -> None:
+    g = game(["defend"] * 10, log=False)
+    g._e.s.energy = 10  # (five Armaments+ and the Blow)
+    blow = g.add_card_to_hand("searing_blow")
+    seen = [blow.numbers["damage"]]
+    for _ in range(5):
+        assert g.try_play_card(g.add_card_to_hand("armaments", upgraded=True))
+        seen.append(blow.numbers["damage"])
+    assert seen == [12, 16, 21, 27, 34, 42]  # 12 + n(n+7)/2
+    assert blow.upgrades == 5 and blow.name == "Searing Blow+5"
+    assert g.format_description(blow).startswith("Deal 42 damage.")
+    hp = foe(g).hp
+    assert g.try_play_card(blow, 0) and foe(g).hp == hp - 42
+
+
+def test_searing_blow_stays_upgradable_for_armaments_and_its_upgrades_are_saved() -> None:
+    g = game(["defend"] * 10)
+    blow = g.add_card_to_hand("searing_blow", upgraded=True)
+    assert blow.numbers["damage"] == 16 and blow.upgrades == 1
+    assert g.try_play_card(g.add_card_to_hand("armaments", upgraded=True))
+    assert blow.upgrades == 2
+    loaded = gcs.Game.from_json(C, g.to_json())
+    same = next(c for c in loaded.hand() if c.uid == blow.uid)
+    assert same.upgrades == 2 and same.numbers["damage"] == 21
+    up = C.cards["searing_blow"].upgrade
+    assert up is not None and up.repeatable and up.numbers["damage"] == 16
+
+
+def test_a_bad_growth_or_repeatable_formula_is_a_located_content_error(tmp_path: Path) -> None:
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: t\n")
+    (pack / "cards.yaml").write_text(
+        "a:\n  name: A\n  cost: 1\n  type: attack\n  numbers: {damage: 1}\n"
+        "  on_play: [{grow: {number: dmg, by: 2}}]\n"
+        "b:\n  name: B\n  cost: 1\n  type: attack\n  numbers: {damage: 1}\n"
+        "  upgrade: {repeatable: true, numbers: {damage: {hp: self}}}\n")
+    with pytest.raises(ContentError) as info:
+        load_content(pack, use_cache=False)
+    got = info.value.problems
+    assert len(got) == 2
+    assert "unknown number '$dmg'" in got[0] and "on_play[0].grow.number" in got[0]
+    assert "a repeatable upgrade's number is an integer or a formula of {upgrades: this}" in got[1]

@@ -66,7 +66,8 @@ def card_matches(inst: CardInstance, where: CardFilter | None, self_uid: int = -
     if where.exclude_self and inst.uid == self_uid:
         return False
     return where.upgradable is None or (
-        (not inst.upgraded and inst.base.upgrade is not None) == where.upgradable)
+        ((not inst.upgraded or inst.active.repeatable) and inst.base.upgrade is not None)
+        == where.upgradable)
 
 
 def active_hooks(e: Engine, kind: str) -> Iterator[tuple[HookDef, int]]:

@@ -13,6 +13,7 @@ import math
 from typing import Any
 
 from ..content.db import Content
+from ..content.defs import GameCard
 from ..enums import ArmorDecayRule, BattlePhase, HandDiscardRule, IntentKind, Pile, PileScope
 from ..errors import SaveError
 from ..flow import nodes as N
@@ -228,7 +229,9 @@ def check_state_data(c: Content, st: object, rules: dict[str, Any]) -> None:
     last = 0
     for i, row in enumerate(need_list(d["cards"], f"{p}.cards", limit=100_000)):
         q = f"{p}.cards[{i}]"
-        r = need_list(row, q, 10)
+        r = need_list(row, q)
+        if len(r) not in (10, 12):  # (12: an instance with numbers of its own)
+            raise fail(q, f"expected a list of 10 or 12 items, got {len(r)}")
         uid = need_int(r[0], f"{q}[0]", 1, BIG)
         if uid <= last:
             raise fail(f"{q}[0]", "card instance ids must be unique and ascending")
@@ -243,6 +246,8 @@ def check_state_data(c: Content, st: object, rules: dict[str, Any]) -> None:
                 need_int(r[j], f"{q}[{j}]", 0, 999)
         need_enum(r[8], f"{q}[8]", Pile)
         need_int(r[9], f"{q}[9]", -1, BIG)
+        if len(r) == 12:
+            _own_numbers(c.cards[r[1]], r, q)
     nc = need_int(d["next_card"], f"{p}.next_card", 1, BIG)
     if nc <= last:
         raise fail(f"{p}.next_card", f"{nc} is not above every card instance id")
@@ -312,6 +317,20 @@ def check_state_data(c: Content, st: object, rules: dict[str, Any]) -> None:
         for cid, n in need_dict(d[k], f"{p}.{k}").items():
             need_int(n, f"{p}.{k}.{cid}", 0, BIG)
     need_int(d["steps"], f"{p}.steps", 0, rules["step_limit"])
+
+
+def _own_numbers(card: GameCard, r: list[Any], q: str) -> None:
+    """A card row's own numbers: what each number grew (a number of the card), and the times
+    upgraded (more than once only for an upgraded repeatable card)."""
+    numbers = card.numbers if card.upgrade is None else {**card.numbers, **card.upgrade.numbers}
+    for i, kv in enumerate(need_list(r[10], f"{q}[10]", limit=100)):
+        pair = need_list(kv, f"{q}[10][{i}]", 2)
+        need_id(pair[0], f"{q}[10][{i}][0]", tuple(numbers), "number")
+        need_int(pair[1], f"{q}[10][{i}][1]", -BIG, BIG)
+    n = need_int(r[11], f"{q}[11]", 0, 10_000)
+    repeatable = r[2] is True and card.upgrade is not None and card.upgrade.repeatable
+    if n != (1 if r[2] is True else 0) and not (repeatable and n >= 1):
+        raise fail(f"{q}[11]", f"{card.id} cannot be upgraded {n} times")
 
 
 def _unit(c: Content, u: object, q: str, index: int) -> None:

@@ -8,6 +8,7 @@ round-trip through JSON-compatible values.
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final, NamedTuple
@@ -21,6 +22,7 @@ from ..enums import (
     IntentKind,
     Pile,
 )
+from ..flow.exprs import formula
 from ..flow.nodes import Node
 from ..rng import Rng
 
@@ -43,7 +45,8 @@ class CardInstance:
 
     __slots__ = (
         "uid", "card_id", "upgraded", "cost_delta", "battle_delta", "battle_set",
-        "turn_delta", "turn_set", "pile", "origin", "base", "active", "token",
+        "turn_delta", "turn_set", "pile", "origin", "base", "active", "token", "numbers",
+        "grown", "upgrades",
     )
 
     def __init__(self, uid: int, base: GameCard, upgraded: bool = False, cost_delta: int = 0,
@@ -62,6 +65,31 @@ class CardInstance:
         self.turn_set: int | None = None
         self.pile = pile  # (REMOVED: in no pile yet)
         self.origin = origin
+        # the instance's own numbers: its active card's, unless it grew (``grown``: number ->
+        # what it gained this battle) or was upgraded more than once (``upgrades``)
+        self.numbers: Mapping[str, int] = self.active.numbers
+        self.grown: dict[str, int] | None = None
+        self.upgrades = 1 if upgraded else 0
+
+    def refresh_numbers(self) -> None:
+        """``numbers`` again after a change of the active card, of ``grown`` or ``upgrades``."""
+        act = self.active
+        nums: Mapping[str, int] = act.numbers
+        if self.upgrades > 1 and act.formulas:
+            nums = {k: (formula(act.formulas[k], self.upgrades) or 0) if k in act.formulas else v
+                    for k, v in nums.items()}
+        grown = self.grown
+        if grown:
+            nums = {k: v + grown.get(k, 0) for k, v in nums.items()}
+        self.numbers = nums
+
+    def grow(self, number: str, amount: int) -> None:
+        """``number`` gains ``amount`` for the rest of the battle (Rampage)."""
+        grown = self.grown
+        if grown is None:
+            grown = self.grown = {}
+        grown[number] = grown.get(number, 0) + amount
+        self.refresh_numbers()
 
     @property
     def instance_id(self) -> int:
@@ -70,7 +98,9 @@ class CardInstance:
 
     @property
     def name(self) -> str:
-        """The active card's name."""
+        """The active card's name (``Searing Blow+3`` after three repeatable upgrades)."""
+        if self.upgrades > 1:
+            return f"{self.base.name}+{self.upgrades}"
         return self.active.name
 
     def get_active_card(self) -> GameCard:
@@ -83,6 +113,8 @@ class CardInstance:
         self.card_id = base.id
         self.upgraded = upgraded and base.upgrade is not None
         self.active = base.upgrade if self.upgraded and base.upgrade else base
+        self.upgrades = 1 if self.upgraded else 0
+        self.refresh_numbers()
 
     def copy(self, token: object) -> CardInstance:
         """An independent copy (clone) for the game whose ``State.token`` is ``token``."""
@@ -99,15 +131,22 @@ class CardInstance:
         c.turn_set = self.turn_set
         c.pile = self.pile
         c.origin = self.origin
+        c.numbers = self.numbers  # (never changed in place: a new mapping replaces it)
+        c.upgrades = self.upgrades
+        if self.grown is not None:
+            c.grown = self.grown.copy()
         return c
 
     def to_list(self) -> list[Any]:
         """The instance as JSON-compatible data (saves)."""
-        return [self.uid, self.card_id, self.upgraded, self.cost_delta, self.battle_delta,
-                self.battle_set, self.turn_delta, self.turn_set, int(self.pile), self.origin]
+        row = [self.uid, self.card_id, self.upgraded, self.cost_delta, self.battle_delta,
+               self.battle_set, self.turn_delta, self.turn_set, int(self.pile), self.origin]
+        if self.grown or self.upgrades > 1:  # (only an instance with numbers of its own)
+            row += [sorted((self.grown or {}).items()), self.upgrades]
+        return row
 
     def __repr__(self) -> str:
-        plus = "+" if self.upgraded else ""
+        plus = f"+{self.upgrades}" if self.upgrades > 1 else "+" if self.upgraded else ""
         return f"<{self.card_id}{plus}#{self.uid}>"
 
 

@@ -24,6 +24,7 @@ from ..flow.exprs import Cond, Value
 from ..flow.nodes import HookDef, Node
 
 _EMPTY: Mapping[str, int] = MappingProxyType({})
+_NO_FORMULAS: Mapping[str, Value] = MappingProxyType({})
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +57,10 @@ class GameCard:
     playable_if: Cond | None = None
     # a value added to the printed cost before the cost modifiers and hooks: Blood for Blood
     cost_adjust: Value | None = None
+    # an upgraded variant that can be upgraded again and again (Searing Blow), its numbers
+    # then ``formulas`` of the times upgraded (``numbers`` holds them for one upgrade)
+    repeatable: bool = False
+    formulas: Mapping[str, Value] = field(default_factory=lambda: _NO_FORMULAS)
     # How the legal actions check a play of this card, derived from the fields above when the
     # card is made (``__post_init__`` replaces any value given; no part of equality, hashing
     # or repr): PLAY_CHECKED (an X cost or Unplayable: the full checks), PLAY_PLAIN (a fixed

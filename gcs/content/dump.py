@@ -73,6 +73,8 @@ def value(v: E.Value) -> object:
         return "$" + v.name
     if isinstance(v, E.XCost):
         return "x"
+    if isinstance(v, E.Upgrades):
+        return {"upgrades": "this"}
     if isinstance(v, E.CountOf):
         return {"count": selector(v.select)}
     if isinstance(v, E.StacksOf):
@@ -218,6 +220,7 @@ _VERBS: dict[type, tuple[str, Callable[[Any], Data]]] = {
         target=None if n.target is None else unit(n.target),
         to=None if n.to is None else n.to.value, as_=n.var)}),
     N.UpgradeCard: ("upgrade", lambda n: card_selection(n.select)),
+    N.GrowNumber: ("grow", lambda n: {"number": n.number, "by": value(n.amount)}),
     N.ModifyCost: ("modify_cost", _modify_cost),
     N.TransformCard: ("transform", _transform),
     N.RegisterCardHook: ("card_hook", lambda n: {**hook(n.hook), **_given(
@@ -306,9 +309,14 @@ def _card_fields(c: D.GameCard, base: D.GameCard | None) -> Data:
     old = {} if base is None else base.numbers
     if any(k not in c.numbers for k in old):
         raise _fail(f"an upgrade that drops numbers {sorted(set(old) - set(c.numbers))}")
-    numbers = {k: n for k, n in c.numbers.items() if old.get(k) != n}
+    numbers: dict[str, object] = {k: n for k, n in c.numbers.items() if old.get(k) != n}
+    numbers.update({k: value(f) for k, f in c.formulas.items()})  # (a repeatable upgrade's)
     if numbers:
         out["numbers"] = numbers
+    if c.repeatable:
+        if not up:
+            raise _fail("a repeatable base card (only an upgrade repeats)")
+        out["repeatable"] = True
     if (c.text or up) and new("text"):
         out["text"] = c.text
     for entry in CARD_ENTRIES:

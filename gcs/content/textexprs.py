@@ -28,6 +28,7 @@ from ..flow.exprs import (
     StacksOf,
     UnitSel,
     UnitStat,
+    Upgrades,
     Value,
     Var,
     XCost,
@@ -58,7 +59,7 @@ BATTLE_STATS = ("energy", "turn", "hand_size")
 SELF = UnitSel("self")
 TARGET = UnitSel("target")
 _X = XCost()
-_VALUE_KINDS = ("count", "stacks", *UNIT_STATS, *BIN_OPS, "random")
+_VALUE_KINDS = ("count", "stacks", *UNIT_STATS, *BIN_OPS, "random", "upgrades")
 _VALUE_HINT = ("a value (an integer, '$name', 'x', 'energy', 'turn', 'hand_size' or a mapping "
                "like {add: [a, b]})")
 _COND_KINDS = (*COMPARE_OPS, "has_status", "all", "any", "not", "exists", "intends", "same")
@@ -125,6 +126,11 @@ def value(v: object, ctx: Ctx) -> Value | None:
     if head == "count":
         sel = selector(arg, actx)
         return None if sel is None else CountOf(sel)
+    if head == "upgrades":
+        if arg != "this":
+            expected(actx, "'this' (the card whose behaviour runs)", arg)
+            return None
+        return Upgrades()
     if head in UNIT_STATS:
         u = unit(arg, actx)
         return None if u is None else UnitStat(head, u)

@@ -200,6 +200,15 @@ def _modify_cost(a: Args) -> N.Node:
                         a.word("duration", N.COST_DURATIONS, "battle"))
 
 
+def _grow(a: Args) -> N.Node:
+    """``grow: {number: damage, by: $increase}``: ``number`` is one of the card's numbers."""
+    number = get_name(a.need("number"), a.at("number")) if a.has("number") else None
+    if number is not None:
+        a.ctx.env.used.append((number, a.at("number")))  # (checked against the card's numbers)
+    a.check(number, "number")
+    return N.GrowNumber(number or "", a.value("by"))
+
+
 def _transform(a: Args) -> N.Node:
     if a.has("into") == a.has("pool"):
         a.ctx.error("transform needs exactly one of 'into' (a card id) or 'pool' (a card filter)")
@@ -315,6 +324,7 @@ VERBS: dict[str, tuple[tuple[str, ...], tuple[str, ...], Callable[[Args], N.Node
     "remove_from_battle": (("from",), _CARDS, lambda a: N.RemoveFromBattle(a.cards())),
     "play_card": (("from",), (*_CARDS, "free", "copy", "target", "to", "as"), _play_card),
     "upgrade": (("from",), _CARDS, lambda a: N.UpgradeCard(a.cards())),
+    "grow": (("number", "by"), ("number", "by"), _grow),
     "modify_cost": (("from",), (*_CARDS, "amount", "set_to", "duration"), _modify_cost),
     "transform": (("from",), (*_CARDS, "into", "pool"), _transform),
     "card_hook": (("kind", "op", "amount"), (*HOOK_KEYS, "turns", "scope"), _card_hook),

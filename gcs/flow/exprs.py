@@ -62,7 +62,37 @@ class RandInt:
     hi: Value
 
 
-Value = Union[int, Var, XCost, CountOf, StacksOf, UnitStat, BinOp, RandInt]
+@dataclass(frozen=True, slots=True)
+class Upgrades:
+    """How many times the source card instance was upgraded (0, 1, or more for a repeatable
+    upgrade): ``{upgrades: this}``."""
+
+
+Value = Union[int, Var, XCost, CountOf, StacksOf, UnitStat, BinOp, RandInt, Upgrades]
+
+
+def formula(v: Value, upgrades: int) -> int | None:
+    """A repeatable upgrade's number for ``upgrades`` upgrades: ``v`` of integers, arithmetic
+    and ``{upgrades: this}`` (None for any other value: the loader refuses it)."""
+    if type(v) is int:
+        return v
+    if isinstance(v, Upgrades):
+        return upgrades
+    if isinstance(v, BinOp):
+        a, b = formula(v.a, upgrades), formula(v.b, upgrades)
+        if a is None or b is None:
+            return None
+        op = v.op
+        if op == "add":
+            return a + b
+        if op == "sub":
+            return a - b
+        if op == "mul":
+            return a * b
+        if op == "div":
+            return a // b if b else 0
+        return min(a, b) if op == "min" else max(a, b) if op == "max" else None
+    return None
 
 
 # ---------------------------------------------------------------- selectors

@@ -199,6 +199,15 @@ class UpgradeCard:
 
 
 @dataclass(frozen=True, slots=True)
+class GrowNumber:
+    """Add ``amount`` to a number of the card instance whose behaviour runs, for the rest of
+    the battle (Rampage): its text shows it and a copy of it keeps it."""
+
+    number: str
+    amount: Value
+
+
+@dataclass(frozen=True, slots=True)
 class TransformCard:
     """Replace each selected instance by ``into``, or by a random card matching ``pool``."""
 
@@ -303,7 +312,7 @@ Node = Union[
     Sequence, Branch, Loop, Foreach, While, Call, SetVar, SetObj,
     Choice, Wait, WaitUntil, AnimationGate,
     DrawCards, AddCards, MoveCard, ExhaustCard, DiscardCard, RemoveFromBattle, PlayCard,
-    ModifyCost, UpgradeCard,
+    ModifyCost, UpgradeCard, GrowNumber,
     TransformCard, RegisterCardHook,
     DealDamage, GainBlock, LoseHp, Heal, GainEnergy, ApplyStatus, RemoveStatus,
     SpawnEnemy, Kill, Revive, EndTurn, ExtraTurn, GainGold,

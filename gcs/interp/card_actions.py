@@ -59,6 +59,11 @@ def _card_op(e: Engine, node: N.Node, ctx: Ctx, uid: int) -> None:
             inst.set_card(inst.base, True)
             if e.hot:
                 e.record(CardModified(inst.uid, inst.card_id, "upgrade", True))
+        elif inst.upgraded and inst.active.repeatable:  # (Searing Blow: again and again)
+            inst.upgrades += 1
+            inst.refresh_numbers()
+            if e.hot:
+                e.record(CardModified(inst.uid, inst.card_id, "upgrade", True))
     elif isinstance(node, N.TransformCard):
         _transform(e, node, inst)
     elif isinstance(node, N.ModifyCost):
@@ -103,8 +108,10 @@ def _transform(e: Engine, node: N.TransformCard, inst: Any) -> None:
         if not pool:
             return
         new = pool[e.s.rng_cards.below(len(pool))]
+    # a new card: the old card's run (master-deck) and temporary cost changes and its own
+    # numbers do not carry over
+    inst.grown = None
     inst.set_card(new, False)
-    # a new card: the old card's run (master-deck) and temporary cost changes do not carry over
     inst.cost_delta = inst.battle_delta = inst.turn_delta = 0
     inst.battle_set = inst.turn_set = None
     if e.hot:
@@ -151,6 +158,17 @@ def _ex_add(e: Engine, node: N.AddCards, ctx: Ctx) -> None:
         ctx.objs[node.var] = ["c", made]
 
 
+def _ex_grow(e: Engine, node: N.GrowNumber, ctx: Ctx) -> None:
+    """The instance whose behaviour runs gains ``amount`` on one of its numbers (none: a card
+    that has left the battle, or a status's or a move's behaviour, grows nothing)."""
+    inst = e.s.cards.get(ctx.src) if ctx.src >= 0 else None
+    if inst is None or inst.pile is Pile.REMOVED or node.number not in inst.numbers:
+        return
+    inst.grow(node.number, val(e, node.amount, ctx))
+    if e.hot:
+        e.record(CardModified(inst.uid, inst.card_id, "numbers", inst.upgraded))
+
+
 def _ex_hook(e: Engine, node: N.RegisterCardHook, ctx: Ctx) -> None:
     if ctx.entry == "on_play" and not ctx.status and _play_pending(e, ctx):
         ctx.hooks.append(node)  # registered once the play's deferred branches complete
@@ -189,5 +207,5 @@ CARD_ACTIONS: Final[dict[type, Exec]] = {
     N.MoveCard: _ex_cards, N.ExhaustCard: _ex_cards, N.DiscardCard: _ex_cards,
     N.RemoveFromBattle: _ex_cards, N.PlayCard: _ex_play,
     N.ModifyCost: _ex_cards, N.UpgradeCard: _ex_cards, N.TransformCard: _ex_cards,
-    N.RegisterCardHook: _ex_hook,
+    N.RegisterCardHook: _ex_hook, N.GrowNumber: _ex_grow,
 }

@@ -27,6 +27,7 @@ from ..flow.exprs import (
     StacksOf,
     UnitSel,
     UnitStat,
+    Upgrades,
     Value,
     Var,
     XCost,
@@ -71,6 +72,9 @@ def val(e: Engine, v: Value, ctx: Ctx) -> int:
         raise FlowError(f"unknown value operator {op!r} (expected one of {', '.join(BIN_OPS)})")
     if isinstance(v, RandInt):
         return e.s.rng_cards.between(val(e, v.lo, ctx), val(e, v.hi, ctx))
+    if isinstance(v, Upgrades):
+        inst = e.s.cards.get(ctx.src) if ctx.src >= 0 else None
+        return 0 if inst is None else inst.upgrades
     if isinstance(v, bool):
         return int(v)
     raise FlowError(f"not a value: {v!r}")
@@ -87,7 +91,7 @@ def var(e: Engine, name: str, ctx: Ctx) -> int:
     if ctx.src >= 0:
         inst = e.s.cards.get(ctx.src)
         if inst is not None:
-            numbers = inst.active.numbers
+            numbers = inst.numbers  # (its active card's, or its own: grown, upgraded again)
             if name in numbers:  # (a read-only mapping: ``in`` and ``[]``, no method calls)
                 return numbers[name]
     raise FlowError(f"value slot {name!r} is not set in this scope ({ctx.entry or 'entry'})")
