@@ -246,6 +246,15 @@ class Healed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class MaxHpGained(Event):
+    """Max HP raised by ``amount`` (and HP with it); ``max_hp`` after it."""
+
+    unit: int
+    amount: int
+    max_hp: int
+
+
+@dataclass(frozen=True, slots=True)
 class BlockGained(Event):
     """Block gained; ``total`` after it."""
 

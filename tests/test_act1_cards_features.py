@@ -293,3 +293,59 @@ def test_a_bad_growth_or_repeatable_formula_is_a_located_content_error(tmp_path:
     assert len(got) == 2
     assert "unknown number '$dmg'" in got[0] and "on_play[0].grow.number" in got[0]
     assert "a repeatable upgrade's number is an integer or a formula of {upgrades: this}" in got[1]
+
+
+# ---------------------------------------------------------------- Juggernaut (block gained)
+def test_juggernaut_deals_five_to_an_enemy_whenever_you_gain_block() -> None:
+    g = game(["strike"] * 10, "jaw_worm")
+    assert g.try_play_card(g.add_card_to_hand("juggernaut"))
+    hp = foe(g).hp
+    assert g.try_play_card(g.add_card_to_hand("defend"))
+    assert g.player is not None and g.player.block == 5 and foe(g).hp == hp - 5
+    hit = [x for x in g.event_log if isinstance(x, gcs.events.DamageDealt)][-1]
+    assert (hit.source, hit.amount, hit.card_id) == (0, 5, None)
+
+
+def test_juggernaut_is_not_an_attack_and_upgraded_deals_seven_to_a_random_living_enemy() -> None:
+    g = game(["strike"] * 10, "two_fungi_beasts", seed=6)
+    assert g.try_play_card(g.add_card_to_hand("juggernaut", upgraded=True))
+    assert g.try_play_card(g.add_card_to_hand("flex"))  # Strength does not add to it
+    hp = [u.hp for u in g.enemies]
+    assert g.try_play_card(g.add_card_to_hand("defend"))
+    lost = sorted(a - u.hp for a, u in zip(hp, g.enemies, strict=True))
+    assert lost == [0, 7]
+    assert C.cards["juggernaut"].numbers["damage"] == 5
+
+
+# ---------------------------------------------------------------- Feed (Max HP)
+def test_feed_raises_max_hp_by_three_on_a_kill_and_the_run_keeps_it() -> None:
+    g = game(["strike"] * 10, "small_slimes", seed=2)
+    small = min(g.enemies, key=lambda u: u.max_hp)
+    small.hp = 9  # (within Feed's 10)
+    player = g.player
+    assert player is not None
+    hp = player.hp
+    feed = g.add_card_to_hand("feed")
+    assert g.try_play_card(feed, g.enemies.index(small))
+    assert not small.alive and player.max_hp == 83 and player.hp == hp + 3
+    assert feed in g.exhaust_pile()
+    raised = [x for x in g.event_log if isinstance(x, gcs.events.MaxHpGained)]
+    assert [(x.unit, x.amount, x.max_hp) for x in raised] == [(0, 3, 83)]
+    big = next(u for u in g.enemies if u.alive)
+    big.hp = 1
+    assert g.try_play_card(g.hand()[0], g.enemies.index(big))  # a Strike ends the battle
+    g.skip_reward()
+    assert g.run_hp == (83, 83)
+
+
+def test_feed_without_a_kill_raises_nothing_and_upgraded_raises_four() -> None:
+    g = game(["strike"] * 10, "jaw_worm")
+    player = g.player
+    assert player is not None
+    assert g.try_play_card(g.add_card_to_hand("feed", upgraded=True), 0)
+    assert player.max_hp == 80 and foe(g).hp == foe(g).max_hp - 12
+    g = game(["strike"] * 10, "small_slimes", seed=2)
+    small = min(g.enemies, key=lambda u: u.max_hp)
+    small.hp = 5
+    assert g.try_play_card(g.add_card_to_hand("feed", upgraded=True), g.enemies.index(small))
+    assert g.player is not None and g.player.max_hp == 84

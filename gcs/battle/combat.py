@@ -20,6 +20,7 @@ from ..events import (
     DamageDealt,
     Healed,
     HpLost,
+    MaxHpGained,
     StatusApplied,
     StatusRemoved,
     UnitDied,
@@ -152,13 +153,30 @@ def heal(e: Engine, u: Unit, amount: int) -> None:
         e.record(Healed(u.uid, u.hp - before))
 
 
+def gain_max_hp(e: Engine, u: Unit, amount: int) -> None:
+    """Raise a living unit's Max HP, and its HP by as much (the player's run Max HP follows at
+    the battle's end)."""
+    if not u.alive or amount <= 0:
+        return
+    u.max_hp += amount
+    u.hp += amount
+    if e.hot:
+        e.record(MaxHpGained(u.uid, amount, u.max_hp))
+
+
 def gain_block(e: Engine, u: Unit, amount: int) -> None:
-    """Add block that was already folded (see ``folds.block_amount``)."""
+    """Add block that was already folded (see ``folds.block_amount``); then the holder's
+    ``on_block_gained`` branches, with the block gained in ``$amount``."""
     if not u.alive or amount <= 0:
         return
     u.block += amount
     if e.hot:
         e.record(BlockGained(u.uid, amount, u.block))
+    statuses = u.statuses
+    if statuses:
+        having = e.c.block_gained_statuses
+        if having and not having.isdisjoint(statuses):
+            push_entries(e, status_entries(e, u, "on_block_gained", -1, amount))
 
 
 def armor_decay(e: Engine, u: Unit) -> None:

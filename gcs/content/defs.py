@@ -125,7 +125,7 @@ STAGES = ("deal", "take", "block")
 STATUS_ENTRIES = (
     "on_battle_start", "on_turn_start", "on_draw_phase", "on_drawn", "on_play", "on_discard",
     "on_exhaust", "on_discard_phase", "on_turn_end", "on_battle_end", "on_damage_taken",
-    "on_attacked", "on_death", "on_apply",
+    "on_attacked", "on_death", "on_apply", "on_block_gained",
 )
 
 

@@ -191,7 +191,7 @@ def _wait(n: N.Wait) -> Data:
     return {"seconds": n.seconds}
 
 
-def _amount_to(n: N.GainBlock | N.LoseHp | N.Heal) -> Data:
+def _amount_to(n: N.GainBlock | N.LoseHp | N.Heal | N.GainMaxHp) -> Data:
     return {"amount": value(n.amount), "to": unit(n.target)}
 
 
@@ -202,6 +202,7 @@ _VERBS: dict[type, tuple[str, Callable[[Any], Data]]] = {
     N.GainBlock: ("block", _amount_to),
     N.LoseHp: ("lose_hp", _amount_to),
     N.Heal: ("heal", _amount_to),
+    N.GainMaxHp: ("gain_max_hp", _amount_to),
     N.GainEnergy: ("gain_energy", lambda n: {"amount": value(n.amount)}),
     N.GainGold: ("gain_gold", lambda n: {"amount": value(n.amount)}),
     N.ApplyStatus: ("apply", lambda n: {"status": n.status, "amount": value(n.amount),

@@ -357,7 +357,7 @@ def compile_card(cid: str, raw: object, ctx: Ctx) -> GameCard | None:
 
 STATUS_FIELDS = ("name", "text", "debuff", "decay", "decay_at", "allow_negative", "max_stacks", "modifiers",
                  "hooks", "skip_turn", "keeps_block", *STATUS_ENTRIES)
-_AMOUNT_ENTRIES = ("on_attacked", "on_damage_taken", "on_apply")
+_AMOUNT_ENTRIES = ("on_attacked", "on_damage_taken", "on_apply", "on_block_gained")
 
 
 def compile_status(sid: str, raw: object, ctx: Ctx) -> StatusDef | None:

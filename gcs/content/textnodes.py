@@ -312,6 +312,8 @@ VERBS: dict[str, tuple[tuple[str, ...], tuple[str, ...], Callable[[Args], N.Node
     "lose_hp": (("amount",), _UNIT_AMOUNT,
                 lambda a: N.LoseHp(a.value("amount"), a.unit("to", SELF))),
     "heal": (("amount",), _UNIT_AMOUNT, lambda a: N.Heal(a.value("amount"), a.unit("to", SELF))),
+    "gain_max_hp": (("amount",), _UNIT_AMOUNT,
+                    lambda a: N.GainMaxHp(a.value("amount"), a.unit("to", SELF))),
     "gain_energy": (("amount",), ("amount",), lambda a: N.GainEnergy(a.value("amount"))),
     "gain_gold": (("amount",), ("amount",), lambda a: N.GainGold(a.value("amount"))),
     "apply": (("status", "amount"), ("status", "amount", "to"), _apply),

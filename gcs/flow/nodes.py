@@ -304,6 +304,15 @@ class ExtraTurn:
 
 
 @dataclass(frozen=True, slots=True)
+class GainMaxHp:
+    """Raise the units' Max HP by ``amount``, and their HP by as much (the game's
+    ``increaseMaxHp(amount, true)``); the player's carries over to the run."""
+
+    amount: Value
+    target: UnitSel
+
+
+@dataclass(frozen=True, slots=True)
 class GainGold:
     amount: Value
 
@@ -315,7 +324,7 @@ Node = Union[
     ModifyCost, UpgradeCard, GrowNumber,
     TransformCard, RegisterCardHook,
     DealDamage, GainBlock, LoseHp, Heal, GainEnergy, ApplyStatus, RemoveStatus,
-    SpawnEnemy, Kill, Revive, EndTurn, ExtraTurn, GainGold,
+    SpawnEnemy, Kill, Revive, EndTurn, ExtraTurn, GainGold, GainMaxHp,
 ]
 
 NODE_TYPES: tuple[type, ...] = Node.__args__  # type: ignore[attr-defined]

@@ -152,6 +152,12 @@ def _ex_lose_hp(e: Engine, node: N.LoseHp, ctx: Ctx) -> None:
     _per_unit(e, units_of(e, node.target, ctx), lambda u: U.lose_hp(e, u, amount, owner))
 
 
+def _ex_max_hp(e: Engine, node: N.GainMaxHp, ctx: Ctx) -> None:
+    amount = val(e, node.amount, ctx)
+    for u in units_of(e, node.target, ctx):
+        U.gain_max_hp(e, u, amount)
+
+
 def _ex_heal(e: Engine, node: N.Heal, ctx: Ctx) -> None:
     amount = val(e, node.amount, ctx)
     for u in units_of(e, node.target, ctx):
@@ -229,5 +235,5 @@ UNIT_ACTIONS: Final[dict[type, Exec]] = {
     N.DealDamage: _ex_damage, N.GainBlock: _ex_block, N.LoseHp: _ex_lose_hp, N.Heal: _ex_heal,
     N.GainEnergy: _ex_energy, N.ApplyStatus: _ex_apply, N.RemoveStatus: _ex_remove,
     N.SpawnEnemy: _ex_spawn, N.Kill: _ex_kill, N.Revive: _ex_revive, N.EndTurn: _ex_end_turn,
-    N.ExtraTurn: _ex_extra_turn, N.GainGold: _ex_gold,
+    N.ExtraTurn: _ex_extra_turn, N.GainGold: _ex_gold, N.GainMaxHp: _ex_max_hp,
 }
