@@ -349,3 +349,33 @@ def test_feed_without_a_kill_raises_nothing_and_upgraded_raises_four() -> None:
     small.hp = 5
     assert g.try_play_card(g.add_card_to_hand("feed", upgraded=True), g.enemies.index(small))
     assert g.player is not None and g.player.max_hp == 84
+
+
+# ---------------------------------------------------------------- Infernal Blade (filters)
+def test_infernal_blade_adds_an_ironclad_common_uncommon_or_rare_attack_costing_0() -> None:
+    pool = {cid for cid, c in C.cards.items() if c.character == "ironclad"
+            and c.type.value == "attack" and c.rarity.value in ("common", "uncommon", "rare")
+            and "healing" not in c.tags}
+    assert {"clash", "rampage", "searing_blow", "bludgeon"} <= pool
+    assert not {"strike", "bash", "feed", "reaper", "hand_of_greed"} & pool
+    seen: set[str] = set()
+    for seed in range(60):
+        g = game(["defend"] * 10, seed=seed)
+        assert g.try_play_card(g.add_card_to_hand("infernal_blade"))
+        made = g.hand()[-1]
+        assert made.card_id in pool
+        assert made.active.x_cost or g.get_effective_energy_cost(made) == 0  # (X: all energy)
+        seen.add(made.card_id)
+    assert len(seen) >= 15  # a wide draw over the pool (its 1/len odds: each seed is one)
+
+
+def test_card_filters_take_several_types_rarities_and_excluded_tags(tmp_path: Path) -> None:
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: t\n")
+    (pack / "cards.yaml").write_text(
+        "a:\n  name: A\n  cost: 1\n  type: skill\n"
+        "  on_play: {exhaust: {from: hand, where: {type: [attack, power], rarity: [rare, x]}}}\n")
+    with pytest.raises(ContentError) as info:
+        load_content(pack, use_cache=False)
+    assert "field 'on_play.exhaust.where.rarity[1]'" in info.value.problems[0]

@@ -45,8 +45,17 @@ def cost_adjustment(e: Engine, inst: CardInstance) -> int:
 
 
 def def_matches(card: GameCard, where: CardFilter) -> bool:
-    """The filter criteria a definition decides alone: type, keyword, card id and tags."""
+    """The filter criteria a definition decides alone: type, keyword, card id, tags, rarity,
+    character."""
     if where.type is not None and card.type is not where.type:
+        return False
+    if where.types and card.type not in where.types:
+        return False
+    if where.rarity and card.rarity not in where.rarity:
+        return False
+    if where.character is not None and card.character != where.character:
+        return False
+    if where.exclude_tags and any(t in card.tags for t in where.exclude_tags):
         return False
     if where.keyword is not None and where.keyword not in card.keywords:
         return False

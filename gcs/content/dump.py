@@ -113,9 +113,14 @@ def cond(c: E.Cond) -> object:
 
 
 def card_filter(f: E.CardFilter) -> Data:
-    return _given(tags=list(f.tags) if f.tags else None, type=_opt(lambda t: t.value, f.type),
+    types = [t.value for t in f.types] if f.types else None
+    return _given(tags=list(f.tags) if f.tags else None,
+                  type=_opt(lambda t: t.value, f.type) if types is None else types,
                   keyword=_opt(lambda k: k.value, f.keyword), card=f.card, upgraded=f.upgraded,
-                  upgradable=f.upgradable, exclude_self=f.exclude_self or None)
+                  upgradable=f.upgradable, exclude_self=f.exclude_self or None,
+                  rarity=[r.value for r in f.rarity] if f.rarity else None,
+                  character=f.character,
+                  exclude_tags=list(f.exclude_tags) if f.exclude_tags else None)
 
 
 def card_selection(s: E.CardSel) -> Data:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..enums import CardType, IntentKind, Keyword
+from ..enums import CardType, IntentKind, Keyword, Rarity
 from ..flow import nodes as N
 from ..flow.exprs import (
     BIN_OPS,
@@ -205,7 +205,8 @@ def unit(v: object, ctx: Ctx) -> UnitSel | None:
     return None
 
 
-_FILTER_KEYS = ("tags", "type", "keyword", "card", "upgraded", "exclude_self", "upgradable")
+_FILTER_KEYS = ("tags", "type", "keyword", "card", "upgraded", "exclude_self", "upgradable",
+                "rarity", "character", "exclude_tags")
 
 
 def card_filter(v: object, ctx: Ctx) -> CardFilter | None:
@@ -214,15 +215,27 @@ def card_filter(v: object, ctx: Ctx) -> CardFilter | None:
     if m is None or not check_keys(m, ctx, _FILTER_KEYS):
         return None
     bad = False
-    tags: list[str] = []
-    if "tags" in m:
-        raw, tctx = m["tags"], ctx.at("tags")
-        items = [raw] if isinstance(raw, str) else get_list(raw, tctx, "a list of tags")
-        for i, t in enumerate(items or ()):
-            s = get_str(t, tctx.at(i))
-            bad = bad or s is None
-            tags.append(s or "")
-        bad = bad or items is None
+
+    def words(key: str, get: Callable[[object, Ctx], object], what: str) -> list[object]:
+        """One item or a list of them (``tags: strike``, ``rarity: [common, rare]``)."""
+        nonlocal bad
+        if key not in m:
+            return []
+        raw, kctx = m[key], ctx.at(key)
+        items = get_list(raw, kctx, what) if isinstance(raw, list) else [raw]
+        got = [get(x, kctx.at(i) if isinstance(raw, list) else kctx)
+               for i, x in enumerate(items or ())]
+        bad = bad or items is None or None in got
+        return [x for x in got if x is not None]
+
+    tags = [str(t) for t in words("tags", get_str, "a list of tags")]
+    exclude_tags = tuple(str(t) for t in words("exclude_tags", get_str, "a list of tags"))
+    rarity = tuple(r for r in words("rarity", lambda x, c: get_enum(x, c, Rarity),
+                                    "a list of rarities") if isinstance(r, Rarity))
+    types: tuple[CardType, ...] = ()
+    if isinstance(m.get("type"), list):  # any of several types
+        types = tuple(t for t in words("type", lambda x, c: get_enum(x, c, CardType),
+                                       "a list of card types") if isinstance(t, CardType))
 
     def opt(key: str, get: Callable[[object, Ctx], object]) -> object:
         nonlocal bad
@@ -232,7 +245,8 @@ def card_filter(v: object, ctx: Ctx) -> CardFilter | None:
         bad = bad or got is None
         return got
 
-    ctype = opt("type", lambda x, c: get_enum(x, c, CardType))
+    ctype = None if types else opt("type", lambda x, c: get_enum(x, c, CardType))
+    character = opt("character", get_str)
     kw = opt("keyword", lambda x, c: get_enum(x, c, Keyword))
     card = opt("card", lambda x, c: get_ref(x, c, "card"))
     upg = opt("upgraded", get_bool)
@@ -244,7 +258,8 @@ def card_filter(v: object, ctx: Ctx) -> CardFilter | None:
                       kw if isinstance(kw, Keyword) else None,
                       card if isinstance(card, str) else None,
                       upg if isinstance(upg, bool) else None, excl is True,
-                      upgradable if isinstance(upgradable, bool) else None)
+                      upgradable if isinstance(upgradable, bool) else None, types, rarity,
+                      character if isinstance(character, str) else None, exclude_tags)
 
 
 SEL_KEYS = ("from", "where", "random", "top")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from ..enums import CardType, Keyword
+from ..enums import CardType, Keyword, Rarity
 
 
 # ---------------------------------------------------------------- values
@@ -107,6 +107,10 @@ class CardFilter:
     upgraded: bool | None = None
     exclude_self: bool = False
     upgradable: bool | None = None  # has an upgrade it does not have yet
+    types: tuple[CardType, ...] = ()  # any of these types (``type: [attack, power]``)
+    rarity: tuple[Rarity, ...] = ()  # any of these rarities
+    character: str | None = None  # whose card it is
+    exclude_tags: tuple[str, ...] = ()  # none of these tags
 
 
 CARD_SOURCES = ("hand", "draw", "discard", "exhaust", "played", "drawn", "this", "var", "all")
