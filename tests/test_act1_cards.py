@@ -30,7 +30,7 @@ GAME_IRONCLAD = {
              "juggernaut", "limit_break", "offering", "reaper"},
 }
 # the game's cards that need engine features (docs/content.md, "Planned")
-PLANNED = {"dual_wield", "double_tap"}
+PLANNED = {"double_tap"}
 
 
 def test_the_pack_defines_every_ironclad_card_but_the_planned_ones_with_its_rarity() -> None:

@@ -379,3 +379,44 @@ def test_card_filters_take_several_types_rarities_and_excluded_tags(tmp_path: Pa
     with pytest.raises(ContentError) as info:
         load_content(pack, use_cache=False)
     assert "field 'on_play.exhaust.where.rarity[1]'" in info.value.problems[0]
+
+
+# ---------------------------------------------------------------- Dual Wield (copies)
+def test_dual_wield_copies_the_chosen_attack_with_its_grown_numbers_and_upgrade() -> None:
+    g = game(["defend"] * 10)
+    rampage = g.add_card_to_hand("rampage", upgraded=True)
+    assert g.try_play_card(rampage, 0)  # it grew: 8 + 8
+    g.move_card_to_pile(rampage, PileScope.HAND)
+    g.add_card_to_hand("inflame")
+    assert g.try_play_card(g.add_card_to_hand("dual_wield"))
+    choice = g.pending_choice
+    assert choice is not None
+    assert sorted(c.card_id for c in choice.candidates) == ["inflame", "rampage"]  # no Skills
+    g.choose([rampage])
+    copies = [c for c in g.hand() if c.card_id == "rampage"]
+    assert len(copies) == 2 and copies[1] is not rampage
+    copy = copies[1]
+    assert copy.upgraded and copy.numbers["damage"] == 16 and copy.grown == {"damage": 8}
+    assert copy.origin == -1  # a battle card: not in the master deck
+    copy.grown["damage"] = 0  # its own numbers: the original keeps its growth
+    assert rampage.grown == {"damage": 8}
+
+
+def test_dual_wield_upgraded_adds_two_copies_keeping_a_cost_changed_this_turn() -> None:
+    g = game(["defend"] * 10)
+    power = g.add_card_to_hand("inflame")
+    power.turn_set = 0  # (as Infernal Blade's "costs 0 this turn")
+    assert g.try_play_card(g.add_card_to_hand("dual_wield", upgraded=True))
+    g.choose([power])
+    copies = [c for c in g.hand() if c.card_id == "inflame"]
+    assert len(copies) == 3 and all(g.get_effective_energy_cost(c) == 0 for c in copies)
+    up = C.cards["dual_wield"].upgrade
+    assert up is not None and g.format_description(g.add_card_to_hand("dual_wield", True)) == (
+        "Choose an Attack or Power card. Add 2 copies of it into your hand.")
+
+
+def test_dual_wield_with_no_attack_or_power_in_hand_does_nothing() -> None:
+    g = game(["defend"] * 10)
+    hand = len(g.hand())
+    assert g.try_play_card(g.add_card_to_hand("dual_wield"))
+    assert g.pending_choice is None and len(g.hand()) == hand

@@ -137,6 +137,16 @@ class CardInstance:
             c.grown = self.grown.copy()
         return c
 
+    def copy_stats(self, src: CardInstance) -> None:
+        """Take ``src``'s upgrades, own numbers and cost changes (a new copy of it in battle:
+        the game's makeStatEquivalentCopy); ``base`` and ``upgraded`` are already ``src``'s."""
+        self.cost_delta = src.cost_delta
+        self.battle_delta, self.battle_set = src.battle_delta, src.battle_set
+        self.turn_delta, self.turn_set = src.turn_delta, src.turn_set
+        self.upgrades = src.upgrades
+        self.grown = None if src.grown is None else src.grown.copy()
+        self.numbers = src.numbers
+
     def to_list(self) -> list[Any]:
         """The instance as JSON-compatible data (saves)."""
         row = [self.uid, self.card_id, self.upgraded, self.cost_delta, self.battle_delta,

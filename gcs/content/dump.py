@@ -179,6 +179,9 @@ def _transform(n: N.TransformCard) -> Data:
 def _add_card(n: N.AddCards) -> Data:
     if n.pile not in _PILES:
         raise _fail(f"add_card to {n.pile.value!r}")
+    if n.copy_of is not None:
+        return _given(copy_of=card_selection(n.copy_of), to=n.pile.value,
+                      position=n.position.value, count=value(n.count), as_=n.var)
     return _given(card=n.card, to=n.pile.value, position=n.position.value, upgraded=n.upgraded,
                   count=value(n.count), as_=n.var)
 

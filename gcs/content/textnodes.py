@@ -180,9 +180,19 @@ _POSITIONS = tuple(p.value for p in DrawPilePosition)
 def _add_card(a: Args) -> N.Node:
     upgraded = get_bool(a.raw["upgraded"], a.at("upgraded")) if a.has("upgraded") else False
     a.check(upgraded, "upgraded")
-    return N.AddCards(a.ref("card", "card"), PileScope(a.word("to", _PILES, "hand")),
+    copy_of = None
+    if a.has("copy_of"):  # copies of instances: no card id, and their own upgrade state
+        if a.has("card") or a.has("upgraded"):
+            a.at("copy_of").error("add_card takes 'copy_of' (instances to copy) or 'card' "
+                                  "(and 'upgraded'), not both")
+            a.ok = False
+        copy_of = selector(a.raw["copy_of"], a.at("copy_of"), cards_only=True)
+        a.check(copy_of, "copy_of")
+    return N.AddCards("" if a.has("copy_of") else a.ref("card", "card"),
+                      PileScope(a.word("to", _PILES, "hand")),
                       DrawPilePosition(a.word("position", _POSITIONS, "random")),
-                      upgraded is True, a.value("count", 1), a.name("as", False, "cards"))
+                      upgraded is True, a.value("count", 1), a.name("as", False, "cards"),
+                      copy_of if isinstance(copy_of, CardSel) else None)
 
 
 def _move(a: Args) -> N.Node:
@@ -319,7 +329,8 @@ VERBS: dict[str, tuple[tuple[str, ...], tuple[str, ...], Callable[[Args], N.Node
     "apply": (("status", "amount"), ("status", "amount", "to"), _apply),
     "remove_status": (("status", "amount"), ("status", "amount", "from"), _remove),
     "draw": (("count",), ("count",), lambda a: N.DrawCards(a.value("count"))),
-    "add_card": (("card",), ("card", "to", "position", "upgraded", "count", "as"), _add_card),
+    "add_card": (("card",), ("card", "to", "position", "upgraded", "count", "as", "copy_of"),
+                 _add_card),
     "move": (("from",), (*_CARDS, "to", "position"), _move),
     "exhaust": (("from",), _CARDS, lambda a: N.ExhaustCard(a.cards())),
     "discard": (("from",), _CARDS, lambda a: N.DiscardCard(a.cards())),

@@ -130,12 +130,16 @@ class DrawCards:
 
 @dataclass(frozen=True, slots=True)
 class AddCards:
+    """``count`` new instances of ``card``, or with ``copy_of`` copies of each selected
+    instance (the game's makeStatEquivalentCopy: upgrades, own numbers, cost changes)."""
+
     card: str
     pile: PileScope = PileScope.HAND
     position: DrawPilePosition = DrawPilePosition.RANDOM
     upgraded: bool = False
     count: Value = 1
     var: str | None = None
+    copy_of: CardSel | None = None
 
 
 @dataclass(frozen=True, slots=True)

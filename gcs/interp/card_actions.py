@@ -150,10 +150,18 @@ def _ex_add(e: Engine, node: N.AddCards, ctx: Ctx) -> None:
     if node.pile is PileScope.MASTER or node.pile is PileScope.ALL:
         raise FlowError(f"AddCards in {_where(e, ctx)} cannot create a battle card in "
                         f"{node.pile.name}; use HAND, DRAW, DISCARD or EXHAUST")
-    card = e.c.card(node.card)
     n = max(0, val(e, node.count, ctx))
-    e.charge(n, f"AddCards of {node.card!r} in {_where(e, ctx)}")
-    made = [C.create(e, card, node.pile, node.position, node.upgraded).uid for _ in range(n)]
+    if node.copy_of is not None:
+        s = e.s
+        srcs = [s.cards[i] for i in cards_of(e, node.copy_of, ctx)]
+        e.charge(n * len(srcs), f"AddCards of copies in {_where(e, ctx)}")
+        made = [C.create(e, src.base, node.pile, node.position, src.upgraded, src).uid
+                for src in srcs for _ in range(n)]
+    else:
+        card = e.c.card(node.card)
+        e.charge(n, f"AddCards of {node.card!r} in {_where(e, ctx)}")
+        made = [C.create(e, card, node.pile, node.position, node.upgraded).uid
+                for _ in range(n)]
     if node.var:
         ctx.objs[node.var] = ["c", made]
 
