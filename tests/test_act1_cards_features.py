@@ -420,3 +420,48 @@ def test_dual_wield_with_no_attack_or_power_in_hand_does_nothing() -> None:
     hand = len(g.hand())
     assert g.try_play_card(g.add_card_to_hand("dual_wield"))
     assert g.pending_choice is None and len(g.hand()) == hand
+
+
+# ---------------------------------------------------------------- Double Tap (replays)
+def test_double_tap_plays_the_next_attack_twice_at_the_same_target_and_only_the_next() -> None:
+    g = game(["defend"] * 10, "two_fungi_beasts", seed=6)
+    assert g.try_play_card(g.add_card_to_hand("double_tap"))
+    player = g.player
+    assert player is not None and player.stacks("double_tap") == 1
+    hp = [u.hp for u in g.enemies]
+    strike = g.add_card_to_hand("strike")
+    assert g.try_play_card(strike, 1)
+    assert [u.hp for u in g.enemies] == [hp[0], hp[1] - 12]  # twice at the chosen enemy
+    assert player.stacks("double_tap") == 0 and g.energy == 1
+    assert strike in g.discard_pile() and len(g.discard_pile()) == 2  # Double Tap, Strike
+    plays = [x.card_id for x in g.event_log if isinstance(x, gcs.events.CardPlayed)]
+    assert plays[-2:] == ["strike", "strike"]
+    hp = [u.hp for u in g.enemies]
+    assert g.try_play_card(g.add_card_to_hand("strike"), 0)  # used up: once
+    assert [u.hp for u in g.enemies] == [hp[0] - 6, hp[1]]
+
+
+def test_double_tap_skips_skills_keeps_the_x_and_the_copy_ends_in_no_pile() -> None:
+    g = game(["defend"] * 10)
+    assert g.try_play_card(g.add_card_to_hand("double_tap"))
+    assert g.try_play_card(g.hand()[0])  # a Defend: not an Attack, the stack stays
+    assert g.player is not None and g.player.stacks("double_tap") == 1
+    hp = foe(g).hp
+    whirl = g.add_card_to_hand("whirlwind")
+    assert g.try_play_card(whirl)  # X = 1 (the energy left), replayed with X = 1
+    assert foe(g).hp == hp - 10 and g.energy == 0
+    assert [c.card_id for c in g.discard_pile()].count("whirlwind") == 1
+    assert sum(c.card_id == "whirlwind" for c in g.pile(PileScope.ALL)) == 1
+
+
+def test_double_tap_upgraded_doubles_two_attacks_and_is_gone_at_turn_end() -> None:
+    g = game(["defend"] * 10)
+    assert g.try_play_card(g.add_card_to_hand("double_tap", upgraded=True))
+    player = g.player
+    assert player is not None and player.stacks("double_tap") == 2
+    hp = foe(g).hp
+    assert g.try_play_card(g.add_card_to_hand("anger"), 0)  # 6 twice, two copies to discard
+    assert foe(g).hp == hp - 12 and player.stacks("double_tap") == 1
+    assert [c.card_id for c in g.discard_pile()].count("anger") == 3
+    g.end_player_turn()
+    assert player.stacks("double_tap") == 0

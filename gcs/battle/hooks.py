@@ -74,6 +74,8 @@ def card_matches(inst: CardInstance, where: CardFilter | None, self_uid: int = -
         return False
     if where.exclude_self and inst.uid == self_uid:
         return False
+    if where.replay is not None and inst.replay != where.replay:
+        return False
     return where.upgradable is None or (
         ((not inst.upgraded or inst.active.repeatable) and inst.base.upgrade is not None)
         == where.upgradable)

@@ -107,9 +107,10 @@ def load_state(c: Content, d: dict[str, Any]) -> State:
         inst = CardInstance(uid, c.card(cid), up, delta, origin, Pile.REMOVED, s.token)
         inst.battle_delta, inst.battle_set, inst.turn_delta, inst.turn_set = bd, bs, td, ts
         inst.pile = Pile(pile)
-        if len(row) > 10:  # its own numbers: what they grew, the times upgraded
+        if len(row) > 10:  # its own numbers (what they grew, the times upgraded), a replay
             inst.grown = {k: v for k, v in row[10]} or None
             inst.upgrades = row[11]
+            inst.replay = row[12]
             inst.refresh_numbers()
         s.cards[uid] = inst
     s.next_card = d["next_card"]

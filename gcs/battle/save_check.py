@@ -230,8 +230,8 @@ def check_state_data(c: Content, st: object, rules: dict[str, Any]) -> None:
     for i, row in enumerate(need_list(d["cards"], f"{p}.cards", limit=100_000)):
         q = f"{p}.cards[{i}]"
         r = need_list(row, q)
-        if len(r) not in (10, 12):  # (12: an instance with numbers of its own)
-            raise fail(q, f"expected a list of 10 or 12 items, got {len(r)}")
+        if len(r) not in (10, 13):  # (13: an instance with numbers of its own, or a replay)
+            raise fail(q, f"expected a list of 10 or 13 items, got {len(r)}")
         uid = need_int(r[0], f"{q}[0]", 1, BIG)
         if uid <= last:
             raise fail(f"{q}[0]", "card instance ids must be unique and ascending")
@@ -246,8 +246,9 @@ def check_state_data(c: Content, st: object, rules: dict[str, Any]) -> None:
                 need_int(r[j], f"{q}[{j}]", 0, 999)
         need_enum(r[8], f"{q}[8]", Pile)
         need_int(r[9], f"{q}[9]", -1, BIG)
-        if len(r) == 12:
+        if len(r) == 13:
             _own_numbers(c.cards[r[1]], r, q)
+            need_bool(r[12], f"{q}[12]")
     nc = need_int(d["next_card"], f"{p}.next_card", 1, BIG)
     if nc <= last:
         raise fail(f"{p}.next_card", f"{nc} is not above every card instance id")

@@ -46,7 +46,7 @@ class CardInstance:
     __slots__ = (
         "uid", "card_id", "upgraded", "cost_delta", "battle_delta", "battle_set",
         "turn_delta", "turn_set", "pile", "origin", "base", "active", "token", "numbers",
-        "grown", "upgrades",
+        "grown", "upgrades", "replay",
     )
 
     def __init__(self, uid: int, base: GameCard, upgraded: bool = False, cost_delta: int = 0,
@@ -70,6 +70,7 @@ class CardInstance:
         self.numbers: Mapping[str, int] = self.active.numbers
         self.grown: dict[str, int] | None = None
         self.upgrades = 1 if upgraded else 0
+        self.replay = False  # a replayed copy (Double Tap's): it ends its play in no pile
 
     def refresh_numbers(self) -> None:
         """``numbers`` again after a change of the active card, of ``grown`` or ``upgrades``."""
@@ -133,6 +134,7 @@ class CardInstance:
         c.origin = self.origin
         c.numbers = self.numbers  # (never changed in place: a new mapping replaces it)
         c.upgrades = self.upgrades
+        c.replay = self.replay
         if self.grown is not None:
             c.grown = self.grown.copy()
         return c
@@ -151,8 +153,8 @@ class CardInstance:
         """The instance as JSON-compatible data (saves)."""
         row = [self.uid, self.card_id, self.upgraded, self.cost_delta, self.battle_delta,
                self.battle_set, self.turn_delta, self.turn_set, int(self.pile), self.origin]
-        if self.grown or self.upgrades > 1:  # (only an instance with numbers of its own)
-            row += [sorted((self.grown or {}).items()), self.upgrades]
+        if self.grown or self.upgrades > 1 or self.replay:  # (its own numbers, a replay)
+            row += [sorted((self.grown or {}).items()), self.upgrades, self.replay]
         return row
 
     def __repr__(self) -> str:

@@ -120,7 +120,8 @@ def card_filter(f: E.CardFilter) -> Data:
                   upgradable=f.upgradable, exclude_self=f.exclude_self or None,
                   rarity=[r.value for r in f.rarity] if f.rarity else None,
                   character=f.character,
-                  exclude_tags=list(f.exclude_tags) if f.exclude_tags else None)
+                  exclude_tags=list(f.exclude_tags) if f.exclude_tags else None,
+                  replay=f.replay)
 
 
 def card_selection(s: E.CardSel) -> Data:
@@ -227,7 +228,8 @@ _VERBS: dict[type, tuple[str, Callable[[Any], Data]]] = {
     N.PlayCard: ("play_card", lambda n: {**card_selection(n.select), **_given(
         free=None if n.free else False, copy=True if n.copy else None,
         target=None if n.target is None else unit(n.target),
-        to=None if n.to is None else n.to.value, as_=n.var)}),
+        to=None if n.to is None else n.to.value, as_=n.var,
+        replay=True if n.replay else None, x="same" if n.same_x else None)}),
     N.UpgradeCard: ("upgrade", lambda n: card_selection(n.select)),
     N.GrowNumber: ("grow", lambda n: {"number": n.number, "by": value(n.amount)}),
     N.ModifyCost: ("modify_cost", _modify_cost),

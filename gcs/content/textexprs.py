@@ -206,7 +206,7 @@ def unit(v: object, ctx: Ctx) -> UnitSel | None:
 
 
 _FILTER_KEYS = ("tags", "type", "keyword", "card", "upgraded", "exclude_self", "upgradable",
-                "rarity", "character", "exclude_tags")
+                "rarity", "character", "exclude_tags", "replay")
 
 
 def card_filter(v: object, ctx: Ctx) -> CardFilter | None:
@@ -252,6 +252,7 @@ def card_filter(v: object, ctx: Ctx) -> CardFilter | None:
     upg = opt("upgraded", get_bool)
     excl = opt("exclude_self", get_bool)
     upgradable = opt("upgradable", get_bool)
+    replay = opt("replay", get_bool)
     if bad:
         return None
     return CardFilter(tuple(tags), ctype if isinstance(ctype, CardType) else None,
@@ -259,7 +260,8 @@ def card_filter(v: object, ctx: Ctx) -> CardFilter | None:
                       card if isinstance(card, str) else None,
                       upg if isinstance(upg, bool) else None, excl is True,
                       upgradable if isinstance(upgradable, bool) else None, types, rarity,
-                      character if isinstance(character, str) else None, exclude_tags)
+                      character if isinstance(character, str) else None, exclude_tags,
+                      replay if isinstance(replay, bool) else None)
 
 
 SEL_KEYS = ("from", "where", "random", "top")

@@ -250,8 +250,13 @@ def _play_card(a: Args) -> N.Node:
     piles = tuple(p.value for p in PileScope)
     to = PileScope(a.word("to", piles)) if a.has("to") else None
     target = a.unit("target", None) if a.has("target") else None
-    return N.PlayCard(a.cards(), _flag(a, "free", True), _flag(a, "copy", False), target, to,
-                      a.name("as", False, "cards"))
+    copy, replay = _flag(a, "copy", False), _flag(a, "replay", False)
+    if replay and not copy:
+        a.at("replay").error("a replay is a copy: play_card with 'replay: true' needs 'copy: true'")
+        a.ok = False
+    same_x = a.word("x", ("same", "energy"), "energy") == "same"
+    return N.PlayCard(a.cards(), _flag(a, "free", True), copy, target, to,
+                      a.name("as", False, "cards"), replay, same_x)
 
 
 # literal numbers of these fields are bounded by the named pack limit (see content/limits.py)
@@ -335,7 +340,8 @@ VERBS: dict[str, tuple[tuple[str, ...], tuple[str, ...], Callable[[Args], N.Node
     "exhaust": (("from",), _CARDS, lambda a: N.ExhaustCard(a.cards())),
     "discard": (("from",), _CARDS, lambda a: N.DiscardCard(a.cards())),
     "remove_from_battle": (("from",), _CARDS, lambda a: N.RemoveFromBattle(a.cards())),
-    "play_card": (("from",), (*_CARDS, "free", "copy", "target", "to", "as"), _play_card),
+    "play_card": (("from",), (*_CARDS, "free", "copy", "target", "to", "as", "replay", "x"),
+                  _play_card),
     "upgrade": (("from",), _CARDS, lambda a: N.UpgradeCard(a.cards())),
     "grow": (("number", "by"), ("number", "by"), _grow),
     "modify_cost": (("from",), (*_CARDS, "amount", "set_to", "duration"), _modify_cost),

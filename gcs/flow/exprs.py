@@ -111,6 +111,7 @@ class CardFilter:
     rarity: tuple[Rarity, ...] = ()  # any of these rarities
     character: str | None = None  # whose card it is
     exclude_tags: tuple[str, ...] = ()  # none of these tags
+    replay: bool | None = None  # is (not) a replayed copy (``play_card`` with ``replay``)
 
 
 CARD_SOURCES = ("hand", "draw", "discard", "exhaust", "played", "drawn", "this", "var", "all")

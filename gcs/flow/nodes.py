@@ -174,6 +174,9 @@ class PlayCard:
     ``free`` plays at no cost (else at its effective cost, skipped without the energy);
     ``target`` picks the unit a single-enemy card hits (default: a random living enemy);
     ``to`` is the authored destination (else step 5's rule); ``var`` binds the played cards.
+    ``replay`` (with ``copy``): the copy is a replay, which ends in no pile and which a card
+    filter's ``replay: false`` leaves out; ``same_x``: an X cost counts the scope's X (the
+    played card's, in a status's On Play) instead of the energy left (Double Tap).
     """
 
     select: CardSel
@@ -182,6 +185,8 @@ class PlayCard:
     target: UnitSel | None = None
     to: PileScope | None = None
     var: str | None = None
+    replay: bool = False
+    same_x: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -87,7 +87,8 @@ def _play_card(e: Engine, node: N.PlayCard, ctx: Ctx, inst: Any) -> None:
     if node.target is not None:
         picked = [u.uid for u in units_of(e, node.target, ctx) if u.alive and u.uid > 0]
         target = picked[0] if picked else -1
-    played = nested_play(e, inst, node.copy, node.free, target, node.to)
+    played = nested_play(e, inst, node.copy, node.free, target, node.to, node.replay,
+                         ctx.x if node.same_x else -1)
     if played is not None and node.var:
         ctx.objs[node.var][1].append(played.uid)
 
