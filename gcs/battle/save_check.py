@@ -21,8 +21,6 @@ from . import frames as K
 from .save_format import FORMAT
 from .state import CHOICE, GATE, NO_PAUSE, WAIT, Frame, State
 
-_ = (GATE, WAIT)
-
 BIG = 2**53  # the largest count, id, amount or stack a save may hold (exact in JSON doubles)
 PAUSES = (NO_PAUSE, CHOICE, WAIT, GATE)
 REWARD_KINDS = ("card", "gold", "upgrade", "remove")
