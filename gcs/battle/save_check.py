@@ -9,19 +9,29 @@ wave that can resume). The first problem raises :class:`SaveError` naming its JS
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from ..content.db import Content
 from ..content.defs import GameCard
 from ..enums import ArmorDecayRule, BattlePhase, HandDiscardRule, IntentKind, Pile, PileScope
-from ..errors import SaveError
 from ..flow import nodes as N
 from . import frames as K
 from .save_format import FORMAT
+from .save_need import (
+    BIG,
+    fail,
+    need_bool,
+    need_dict,
+    need_enum,
+    need_hex,
+    need_id,
+    need_int,
+    need_list,
+    need_num,
+    need_str,
+)
 from .state import CHOICE, GATE, NO_PAUSE, WAIT, Frame, State
 
-BIG = 2**53  # the largest count, id, amount or stack a save may hold (exact in JSON doubles)
 PAUSES = (NO_PAUSE, CHOICE, WAIT, GATE)
 REWARD_KINDS = ("card", "gold", "upgrade", "remove")
 _RULE_KEYS = ("starting_hand_size", "draw_per_turn", "max_hand_size", "energy_per_turn",
@@ -47,103 +57,6 @@ _PHASE_FRAME = {
 _STEP_KINDS = frozenset(_PHASE_FRAME.values())
 _PHASE_OF = {K.ENEMY_TURN: BattlePhase.ENEMY_PHASE, K.HAND_END: BattlePhase.PLAYER_TURN_END}
 _PLAY_DESTINATIONS = ("", *(p.value for p in PileScope))
-
-
-def fail(path: str, message: str) -> SaveError:
-    """The error for the first problem, at ``path``."""
-    return SaveError(f"corrupt save at {path}: {message}")
-
-
-def _name(v: object) -> str:
-    return type(v).__name__
-
-
-def need_int(v: object, path: str, lo: int = -BIG, hi: int = BIG) -> int:
-    if not isinstance(v, int) or isinstance(v, bool):
-        raise fail(path, f"expected an integer, got {_name(v)}")
-    if not lo <= v <= hi:
-        raise fail(path, f"{v} is out of range {lo}..{hi}")
-    return v
-
-
-def need_num(v: object, path: str, lo: float = 0.0, hi: float = float(BIG)) -> float:
-    if not isinstance(v, (int, float)) or isinstance(v, bool):
-        raise fail(path, f"expected a number, got {_name(v)}")
-    if isinstance(v, int) and not -BIG <= v <= BIG:
-        raise fail(path, "number too large")
-    if not math.isfinite(v) or not lo <= v <= hi:
-        raise fail(path, f"{v} is out of range {lo}..{hi}")
-    return float(v)
-
-
-def need_bool(v: object, path: str) -> bool:
-    if not isinstance(v, bool):
-        raise fail(path, f"expected true or false, got {_name(v)}")
-    return v
-
-
-def need_str(v: object, path: str, limit: int = 10_000) -> str:
-    if not isinstance(v, str):
-        raise fail(path, f"expected a string, got {_name(v)}")
-    if len(v) > limit:
-        raise fail(path, f"string longer than {limit} characters")
-    return v
-
-
-def need_list(v: object, path: str, n: int | None = None, limit: int = 1_000_000) -> list[Any]:
-    if not isinstance(v, list):
-        raise fail(path, f"expected a list, got {_name(v)}")
-    if n is not None and len(v) != n:
-        raise fail(path, f"expected a list of {n} items, got {len(v)}")
-    if len(v) > limit:
-        raise fail(path, f"list longer than {limit} items")
-    return v
-
-
-def need_dict(v: object, path: str, keys: tuple[str, ...] | None = None) -> dict[str, Any]:
-    if not isinstance(v, dict):
-        raise fail(path, f"expected an object, got {_name(v)}")
-    for k in v:
-        if not isinstance(k, str):
-            raise fail(path, f"key {k!r} is not a string")
-    if keys is not None:
-        missing = [k for k in keys if k not in v]
-        if missing:
-            raise fail(f"{path}.{missing[0]}", "missing")
-        extra = sorted(k for k in v if k not in keys)
-        if extra:
-            raise fail(f"{path}.{extra[0]}", "unknown field")
-    return v
-
-
-def need_id(v: object, path: str, known: Any, what: str, blank: bool = False) -> str:
-    s = need_str(v, path, 200)
-    if blank and s == "":
-        return s
-    if s not in known:
-        raise fail(path, f"unknown {what} id {s!r} in this content")
-    return s
-
-
-def need_hex(v: object, path: str) -> int:
-    s = need_str(v, path, 40)
-    try:
-        x = int(s, 16)
-    except ValueError:
-        raise fail(path, f"expected a hex string, got {s!r}") from None
-    if not 0 <= x < 2**64:
-        raise fail(path, "random state out of range 0..2**64-1")
-    return x
-
-
-def need_enum(v: object, path: str, enum: Any) -> Any:
-    try:
-        return enum(v)
-    except (ValueError, TypeError):
-        raise fail(path, f"not a valid {enum.__name__}: {v!r}") from None
-
-
-# ---------------------------------------------------------------- the raw JSON
 
 
 def check_top(c: Content, data: object, allow_other_content: bool) -> dict[str, Any]:
