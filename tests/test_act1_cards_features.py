@@ -33,6 +33,17 @@ def foe(g: gcs.Game, i: int = 0) -> gcs.Unit:
     return g.enemies[i]
 
 
+def pack_problems(tmp_path: Path, cards_yaml: str) -> list[str]:
+    """The problems a pack of these cards has (it must have some)."""
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: t\n")
+    (pack / "cards.yaml").write_text(cards_yaml)
+    with pytest.raises(ContentError) as info:
+        load_content(pack, use_cache=False)
+    return info.value.problems
+
+
 def plays_of(g: gcs.Game, inst: gcs.CardInstance) -> list[agent.Action]:
     """The legal plays of ``inst`` now."""
     i = g.hand().index(inst)
@@ -89,16 +100,11 @@ def test_clash_played_by_havoc_ignores_its_condition_as_the_games_autoplay() -> 
 
 def test_a_bad_play_condition_or_cost_adjustment_is_a_located_content_error(
         tmp_path: Path) -> None:
-    pack = tmp_path / "pack"
-    pack.mkdir()
-    (pack / "pack.yaml").write_text("id: t\n")
-    (pack / "cards.yaml").write_text(
+    got = pack_problems(
+        tmp_path,
         "a:\n  name: A\n  cost: 1\n  type: attack\n  playable_if: {lt: [1]}\n"
         "b:\n  name: B\n  cost: x\n  type: attack\n  cost_adjust: -1\n"
         "c:\n  name: C\n  cost: 1\n  type: attack\n  cost_adjust: $nope\n")
-    with pytest.raises(ContentError) as info:
-        load_content(pack, use_cache=False)
-    got = info.value.problems
     assert len(got) == 3
     assert got[0].startswith("cards.yaml:5: card 'a': field 'playable_if.lt': ")
     assert "an X-cost card pays all energy: it takes no cost_adjust" in got[1]
@@ -279,17 +285,12 @@ def test_searing_blow_stays_upgradable_for_armaments_and_its_upgrades_are_saved(
 
 
 def test_a_bad_growth_or_repeatable_formula_is_a_located_content_error(tmp_path: Path) -> None:
-    pack = tmp_path / "pack"
-    pack.mkdir()
-    (pack / "pack.yaml").write_text("id: t\n")
-    (pack / "cards.yaml").write_text(
+    got = pack_problems(
+        tmp_path,
         "a:\n  name: A\n  cost: 1\n  type: attack\n  numbers: {damage: 1}\n"
         "  on_play: [{grow: {number: dmg, by: 2}}]\n"
         "b:\n  name: B\n  cost: 1\n  type: attack\n  numbers: {damage: 1}\n"
         "  upgrade: {repeatable: true, numbers: {damage: {hp: self}}}\n")
-    with pytest.raises(ContentError) as info:
-        load_content(pack, use_cache=False)
-    got = info.value.problems
     assert len(got) == 2
     assert "unknown number '$dmg'" in got[0] and "on_play[0].grow.number" in got[0]
     assert "a repeatable upgrade's number is an integer or a formula of {upgrades: this}" in got[1]
@@ -370,15 +371,11 @@ def test_infernal_blade_adds_an_ironclad_common_uncommon_or_rare_attack_costing_
 
 
 def test_card_filters_take_several_types_rarities_and_excluded_tags(tmp_path: Path) -> None:
-    pack = tmp_path / "pack"
-    pack.mkdir()
-    (pack / "pack.yaml").write_text("id: t\n")
-    (pack / "cards.yaml").write_text(
+    got = pack_problems(
+        tmp_path,
         "a:\n  name: A\n  cost: 1\n  type: skill\n"
         "  on_play: {exhaust: {from: hand, where: {type: [attack, power], rarity: [rare, x]}}}\n")
-    with pytest.raises(ContentError) as info:
-        load_content(pack, use_cache=False)
-    assert "field 'on_play.exhaust.where.rarity[1]'" in info.value.problems[0]
+    assert "field 'on_play.exhaust.where.rarity[1]'" in got[0]
 
 
 # ---------------------------------------------------------------- Dual Wield (copies)

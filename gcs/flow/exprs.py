@@ -80,19 +80,24 @@ def formula(v: Value, upgrades: int) -> int | None:
         return upgrades
     if isinstance(v, BinOp):
         a, b = formula(v.a, upgrades), formula(v.b, upgrades)
-        if a is None or b is None:
-            return None
-        op = v.op
-        if op == "add":
-            return a + b
-        if op == "sub":
-            return a - b
-        if op == "mul":
-            return a * b
-        if op == "div":
-            return a // b if b else 0
-        return min(a, b) if op == "min" else max(a, b) if op == "max" else None
+        return None if a is None or b is None else arithmetic(v.op, a, b)
     return None
+
+
+def arithmetic(op: str, a: int, b: int) -> int | None:
+    """``a op b`` for a BinOp's ``op`` (``div`` floors, and is 0 for a 0 divisor); None for
+    an unknown ``op``."""
+    if op == "add":
+        return a + b
+    if op == "sub":
+        return a - b
+    if op == "mul":
+        return a * b
+    if op == "div":
+        return a // b if b else 0
+    if op == "min":
+        return min(a, b)
+    return max(a, b) if op == "max" else None
 
 
 # ---------------------------------------------------------------- selectors

@@ -31,6 +31,7 @@ from ..flow.exprs import (
     Value,
     Var,
     XCost,
+    arithmetic,
 )
 
 if TYPE_CHECKING:
@@ -54,22 +55,11 @@ def val(e: Engine, v: Value, ctx: Ctx) -> int:
     if isinstance(v, UnitStat):
         return _stat(e, v, ctx)
     if isinstance(v, BinOp):
-        a = val(e, v.a, ctx)
-        b = val(e, v.b, ctx)
-        op = v.op
-        if op == "add":
-            return a + b
-        if op == "sub":
-            return a - b
-        if op == "mul":
-            return a * b
-        if op == "div":
-            return a // b if b else 0
-        if op == "min":
-            return min(a, b)
-        if op == "max":
-            return max(a, b)
-        raise FlowError(f"unknown value operator {op!r} (expected one of {', '.join(BIN_OPS)})")
+        got = arithmetic(v.op, val(e, v.a, ctx), val(e, v.b, ctx))
+        if got is None:
+            raise FlowError(f"unknown value operator {v.op!r} (expected one of "
+                            f"{', '.join(BIN_OPS)})")
+        return got
     if isinstance(v, RandInt):
         return e.s.rng_cards.between(val(e, v.lo, ctx), val(e, v.hi, ctx))
     if isinstance(v, Upgrades):
