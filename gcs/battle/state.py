@@ -45,8 +45,8 @@ class CardInstance:
 
     __slots__ = (
         "uid", "card_id", "upgraded", "cost_delta", "battle_delta", "battle_set",
-        "turn_delta", "turn_set", "pile", "origin", "base", "active", "token", "numbers",
-        "grown", "upgrades", "replay",
+        "turn_delta", "turn_set", "pile", "origin", "base", "active", "token",
+        "own_numbers", "grown", "upgrades", "replay",
     )
 
     def __init__(self, uid: int, base: GameCard, upgraded: bool = False, cost_delta: int = 0,
@@ -65,24 +65,33 @@ class CardInstance:
         self.turn_set: int | None = None
         self.pile = pile  # (REMOVED: in no pile yet)
         self.origin = origin
-        # the instance's own numbers: its active card's, unless it grew (``grown``: number ->
-        # what it gained this battle) or was upgraded more than once (``upgrades``)
-        self.numbers: Mapping[str, int] = self.active.numbers
+        # the instance's own numbers (None: its active card's) once it grew (``grown``: number
+        # -> what it gained this battle) or was upgraded more than once (``upgrades``)
+        self.own_numbers: dict[str, int] | None = None
         self.grown: dict[str, int] | None = None
         self.upgrades = 1 if upgraded else 0
         self.replay = False  # a replayed copy (Double Tap's): it ends its play in no pile
 
+    @property
+    def numbers(self) -> Mapping[str, int]:
+        """The instance's numbers now: its own, else its active card's."""
+        own = self.own_numbers
+        return self.active.numbers if own is None else own
+
     def refresh_numbers(self) -> None:
-        """``numbers`` again after a change of the active card, of ``grown`` or ``upgrades``."""
+        """``own_numbers`` again after a change of the active card, ``grown`` or ``upgrades``."""
         act = self.active
-        nums: Mapping[str, int] = act.numbers
-        if self.upgrades > 1 and act.formulas:
-            nums = {k: (formula(act.formulas[k], self.upgrades) or 0) if k in act.formulas else v
-                    for k, v in nums.items()}
         grown = self.grown
+        if not grown and (self.upgrades <= 1 or not act.formulas):
+            self.own_numbers = None
+            return
+        nums = dict(act.numbers)
+        if self.upgrades > 1:
+            for k, f in act.formulas.items():
+                nums[k] = formula(f, self.upgrades) or 0
         if grown:
             nums = {k: v + grown.get(k, 0) for k, v in nums.items()}
-        self.numbers = nums
+        self.own_numbers = nums
 
     def grow(self, number: str, amount: int) -> None:
         """``number`` gains ``amount`` for the rest of the battle (Rampage)."""
@@ -132,7 +141,8 @@ class CardInstance:
         c.turn_set = self.turn_set
         c.pile = self.pile
         c.origin = self.origin
-        c.numbers = self.numbers  # (never changed in place: a new mapping replaces it)
+        if self.own_numbers is not None:
+            c.own_numbers = self.own_numbers.copy()
         c.upgrades = self.upgrades
         c.replay = self.replay
         if self.grown is not None:
@@ -147,7 +157,7 @@ class CardInstance:
         self.turn_delta, self.turn_set = src.turn_delta, src.turn_set
         self.upgrades = src.upgrades
         self.grown = None if src.grown is None else src.grown.copy()
-        self.numbers = src.numbers
+        self.own_numbers = None if src.own_numbers is None else src.own_numbers.copy()
 
     def to_list(self) -> list[Any]:
         """The instance as JSON-compatible data (saves)."""

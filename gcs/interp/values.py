@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..battle.combat import random_enemy
@@ -81,7 +82,9 @@ def var(e: Engine, name: str, ctx: Ctx) -> int:
     if ctx.src >= 0:
         inst = e.s.cards.get(ctx.src)
         if inst is not None:
-            numbers = inst.numbers  # (its active card's, or its own: grown, upgraded again)
+            numbers: Mapping[str, int] | None = inst.own_numbers  # (grown, upgraded again)
+            if numbers is None:  # (its active card's)
+                numbers = inst.active.numbers
             if name in numbers:  # (a read-only mapping: ``in`` and ``[]``, no method calls)
                 return numbers[name]
     raise FlowError(f"value slot {name!r} is not set in this scope ({ctx.entry or 'entry'})")
