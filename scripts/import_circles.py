@@ -1,6 +1,7 @@
 """The import circles of the gcs package, read from the source (no import is run).
 
     .venv/bin/python scripts/import_circles.py          # one circle a line, then the count
+    .venv/bin/python scripts/import_circles.py OTHER/gcs   # the same for another tree's package
 
 Every ``import`` and ``from ... import`` of a gcs module counts, at module level or inside a
 function (a function-local import is an edge all the same: it only moves the circle to run
@@ -117,7 +118,7 @@ def circles(root: Path = ROOT) -> list[list[str]]:
 
 
 def main() -> int:
-    found = circles()
+    found = circles(Path(sys.argv[1]).resolve()) if len(sys.argv) > 1 else circles()
     for part in found:
         print(f"{len(part)} modules: {' '.join(part)}")
     print(f"{len(found)} import circles")
