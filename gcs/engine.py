@@ -246,7 +246,7 @@ def _register() -> None:
     """The one place that says which handler runs each frame kind (the runner for the seed
     procedures, with their step tables; the interpreter for behaviour frames) and which
     executor runs each node kind."""
-    from .battle import cards, intents
+    from .battle import cards, hooks, intents
     from .battle import frames as K
     from .interp import card_actions, pause, run, unit_actions, values
     from .steps import runner
@@ -275,6 +275,8 @@ def _register() -> None:
     run.STEP.update(run.COMPOSITES)
     intents.COND_TEST[:] = [values.test]
     intents.VALUE_OF[:] = [values.val]
+    hooks.TESTS[:] = [values.test]
+    hooks.VALUES[:] = [values.val]
 
 
 _register()

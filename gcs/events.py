@@ -123,7 +123,7 @@ class CardModified(Event):
 
     instance_id: int
     card_id: str
-    change: str  # "cost", "upgrade", "transform"
+    change: str  # "cost", "upgrade", "transform", "numbers" (a number grew)
     upgraded: bool
 
 
@@ -243,6 +243,15 @@ class Healed(Event):
 
     unit: int
     amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class MaxHpGained(Event):
+    """Max HP raised by ``amount`` (and HP with it); ``max_hp`` after it."""
+
+    unit: int
+    amount: int
+    max_hp: int
 
 
 @dataclass(frozen=True, slots=True)

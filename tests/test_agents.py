@@ -66,6 +66,24 @@ def test_the_search_finishes_every_bundled_encounter_with_legal_actions(encounte
     assert not r.unfinished and (r.won or not beatable(encounter))
 
 
+# the Ironclad cards that need the engine's generic card features (docs/content.md): play
+# conditions, cost adjustments, intents, own numbers, copies, replays, block reactions
+FEATURE_CARDS = ["clash", "blood_for_blood", "spot_weakness", "rampage", "searing_blow",
+                 "dual_wield", "juggernaut", "rupture", "double_tap", "feed", "infernal_blade"]
+
+
+@pytest.mark.parametrize("encounter", ["jaw_worm", "two_fungi_beasts", "gremlin_nob"])
+def test_both_agents_play_the_feature_cards_with_legal_actions(encounter: str) -> None:
+    for seed, agent in enumerate((HeuristicAgent(3), SearchAgent(3, iters=4, worlds=2))):
+        for upgraded in (False, True):
+            g = new_game(C, 40 + seed)
+            g.set_master_deck([(cid, upgraded) for cid in FEATURE_CARDS]
+                              + ["strike"] * 3 + ["defend"] * 3 + ["hemokinesis", "anger"])
+            checked = Checked(agent)
+            r = play_battle(g, encounter, checked)
+            assert not r.unfinished and checked.calls == r.decisions > 0
+
+
 def test_both_agents_play_a_whole_run_with_rewards() -> None:
     deck = ["strike"] * 5 + ["defend"] * 4 + ["bash", "headbutt", "warcry", "armaments",
                                               "true_grit", "burning_pact"]

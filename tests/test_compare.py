@@ -83,13 +83,13 @@ def test_a_deck_edit_that_cannot_apply_names_the_entry(text: str, words: str) ->
 
 def test_card_value_variants_are_the_candidates_the_deck_and_its_upgrades() -> None:
     every = candidates(CONTENT, None)
-    assert len(every) == 63 and "carnage" in every and "strike" not in every
+    assert len(every) == 72 and "carnage" in every and "strike" not in every
     assert all(CONTENT.cards[c].character == "ironclad" for c in every)
     edits = card_value_edits(CONTENT, starting_deck(CONTENT, None), None, add="all",
                              remove="all", upgrade="all")
     texts = [e[0].text for e in edits]
-    assert texts[:63] == [f"+{c}" for c in every]
-    assert texts[63:] == ["-strike", "-defend", "-bash", "strike+", "defend+", "bash+"]
+    assert texts[:72] == [f"+{c}" for c in every]
+    assert texts[72:] == ["-strike", "-defend", "-bash", "strike+", "defend+", "bash+"]
     assert starting_deck(CONTENT, None) == STARTER
 
 

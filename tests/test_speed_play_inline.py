@@ -122,7 +122,8 @@ def test_a_cards_play_gate_is_what_its_fields_say_and_takes_no_part_in_equality(
     cards += [c.upgrade for c in cards if c.upgrade is not None]
     seen = set()
     for c in cards:
-        if c.x_cost or Keyword.UNPLAYABLE in c.keywords:
+        if (c.x_cost or Keyword.UNPLAYABLE in c.keywords or c.playable_if is not None
+                or c.cost_adjust is not None):  # (a play condition, a cost that moves)
             want = PLAY_CHECKED
         else:
             want = PLAY_PLAIN_SINGLE if c.target is TargetMode.SINGLE_ENEMY else PLAY_PLAIN

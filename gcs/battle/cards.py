@@ -257,9 +257,12 @@ _PILE_OF = {
 
 
 def create(e: Engine, card: GameCard, pile: PileScope, position: DrawPilePosition,
-           upgraded: bool) -> CardInstance:
-    """Create a new instance in place (no lifecycle); into a full hand it overflows to Discard."""
+           upgraded: bool, like: CardInstance | None = None) -> CardInstance:
+    """Create a new instance in place (no lifecycle); into a full hand it overflows to Discard.
+    With ``like``, a copy of that instance (``card`` and ``upgraded`` its own)."""
     inst = new_instance(e, card, upgraded)
+    if like is not None:
+        inst.copy_stats(like)
     if pile is SCOPE_HAND:
         inst.pile = PILE_LIMBO
         to_hand(e, inst, None)

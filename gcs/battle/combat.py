@@ -21,6 +21,7 @@ from ..events import (
     DebuffNegated,
     Healed,
     HpLost,
+    MaxHpGained,
     StatusApplied,
     StatusRemoved,
     UnitDied,
@@ -90,6 +91,7 @@ def deal_damage(e: Engine, src: Unit | None, dst: Unit, amount: int, card_id: st
         before = dst.hp
         dst.hp = before - loss if before > loss else 0
         loss = before - dst.hp
+        dst.hp_losses += 1
         if card_id is not None and dst.uid != 0:
             dmg = e.s.damage
             dmg[card_id] = dmg.get(card_id, 0) + loss
@@ -119,17 +121,20 @@ def deal_damage(e: Engine, src: Unit | None, dst: Unit, amount: int, card_id: st
             push_entries(e, entries)
 
 
-def lose_hp(e: Engine, u: Unit, amount: int) -> None:
-    """HP loss that ignores block."""
+def lose_hp(e: Engine, u: Unit, amount: int, src: int = -1) -> None:
+    """HP loss that ignores block; ``src`` is the unit whose behaviour caused it (-1: none),
+    the ``target`` of the ``on_damage_taken`` branches, as an attacker is for damage."""
     if not u.alive or amount <= 0:
         return
     before = u.hp
     u.hp = max(0, u.hp - amount)
+    if u.hp < before:
+        u.hp_losses += 1
     if e.hot:
         e.record(HpLost(u.uid, before - u.hp))
     if u.uid != 0 and u.hp > 0:
         _hp_rules_now(e, u)
-    entries = status_entries(e, u, "on_damage_taken", -1, before - u.hp, 0)
+    entries = status_entries(e, u, "on_damage_taken", src, before - u.hp, 0)
     if u.hp <= 0:
         entries += die(e, u)
     if entries:
@@ -152,13 +157,30 @@ def heal(e: Engine, u: Unit, amount: int) -> None:
         e.record(Healed(u.uid, u.hp - before))
 
 
+def gain_max_hp(e: Engine, u: Unit, amount: int) -> None:
+    """Raise a living unit's Max HP, and its HP by as much (the player's run Max HP follows at
+    the battle's end)."""
+    if not u.alive or amount <= 0:
+        return
+    u.max_hp += amount
+    u.hp += amount
+    if e.hot:
+        e.record(MaxHpGained(u.uid, amount, u.max_hp))
+
+
 def gain_block(e: Engine, u: Unit, amount: int) -> None:
-    """Add block that was already folded (see ``folds.block_amount``)."""
+    """Add block that was already folded (see ``folds.block_amount``); then the holder's
+    ``on_block_gained`` branches, with the block gained in ``$amount``."""
     if not u.alive or amount <= 0:
         return
     u.block += amount
     if e.hot:
         e.record(BlockGained(u.uid, amount, u.block))
+    statuses = u.statuses
+    if statuses:
+        having = e.c.block_gained_statuses
+        if having and not having.isdisjoint(statuses):
+            push_entries(e, status_entries(e, u, "on_block_gained", -1, amount))
 
 
 def armor_decay(e: Engine, u: Unit) -> None:

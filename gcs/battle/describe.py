@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..content.defs import GameCard
@@ -28,15 +29,17 @@ def describe(e: Engine, card: GameCard | CardInstance, instance: CardInstance | 
         instance, card = card, card.active
     elif instance is not None:
         card = instance.active
-    if instance is not None and not card.x_cost:
-        return fill(card, str(effective_cost(e, instance)))
+    if instance is not None:
+        cost = None if card.x_cost else str(effective_cost(e, instance))
+        return fill(card, cost, instance.numbers)
     return fill(card)
 
 
-def fill(card: GameCard, cost: str | None = None) -> str:
-    """``card``'s text with its numbers and ``cost`` (default: the printed one) filled in, and
-    each ``word(s)`` right after a number agreeing with it (``Draw 1 card.``, ``Draw 2 cards.``)."""
-    values = {k: str(v) for k, v in card.numbers.items()}
+def fill(card: GameCard, cost: str | None = None, numbers: Mapping[str, int] | None = None) -> str:
+    """``card``'s text with its numbers (an instance's own, when given) and ``cost`` (default:
+    the printed one) filled in, and each ``word(s)`` right after a number agreeing with it
+    (``Draw 1 card.``, ``Draw 2 cards.``)."""
+    values = {k: str(v) for k, v in (card.numbers if numbers is None else numbers).items()}
     values["cost"] = cost if cost is not None else "X" if card.x_cost else str(card.cost)
     # a placeholder the card lacks, or one with a format spec (``{damage:>99}``), stays as
     # written: the text never allocates more than its own length plus the numbers

@@ -6,24 +6,56 @@ in this battle (registration order), then cards in hand that carry hooks (hand o
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from ..content.defs import GameCard
 from ..content.roles import HOOKS
 from ..enums import KW_UNPLAYABLE
-from ..flow.exprs import CardFilter
+from ..flow.exprs import CardFilter, Cond, Value
 from ..flow.nodes import HookDef, RegisterCardHook
 from .roles import roles_of
-from .state import ActiveHook, CardInstance
+from .state import ActiveHook, CardInstance, Ctx
 
 if TYPE_CHECKING:
     from ..engine import Engine
 
 
+# The interpreter's condition test and value reader (gcs/interp/values.py), which a card's own
+# ``playable_if`` and ``cost_adjust`` need here, one layer below it: engine.py registers them
+TESTS: list[Callable[[Engine, Cond, Ctx], bool]] = []
+VALUES: list[Callable[[Engine, Value, Ctx], int]] = []
+
+
+def play_condition_holds(e: Engine, inst: CardInstance) -> bool:
+    """Does the card's ``playable_if`` hold now (``self`` the player, ``this`` the card)? True
+    for a card without one."""
+    cond = inst.active.playable_if
+    if cond is None:
+        return True
+    return TESTS[0](e, cond, Ctx(0, inst.uid, -1, "", "playable_if"))
+
+
+def cost_adjustment(e: Engine, inst: CardInstance) -> int:
+    """The card's ``cost_adjust`` now (0 without one): added to its printed cost."""
+    adjust = inst.active.cost_adjust
+    if adjust is None:
+        return 0
+    return VALUES[0](e, adjust, Ctx(0, inst.uid, -1, "", "cost_adjust"))
+
+
 def def_matches(card: GameCard, where: CardFilter) -> bool:
-    """The filter criteria a definition decides alone: type, keyword, card id and tags."""
+    """The filter criteria a definition decides alone: type, keyword, card id, tags, rarity,
+    character."""
     if where.type is not None and card.type is not where.type:
+        return False
+    if where.types and card.type not in where.types:
+        return False
+    if where.rarity and card.rarity not in where.rarity:
+        return False
+    if where.character is not None and card.character != where.character:
+        return False
+    if where.exclude_tags and any(t in card.tags for t in where.exclude_tags):
         return False
     if where.keyword is not None and where.keyword not in card.keywords:
         return False
@@ -42,8 +74,11 @@ def card_matches(inst: CardInstance, where: CardFilter | None, self_uid: int = -
         return False
     if where.exclude_self and inst.uid == self_uid:
         return False
+    if where.replay is not None and inst.replay != where.replay:
+        return False
     return where.upgradable is None or (
-        (not inst.upgraded and inst.base.upgrade is not None) == where.upgradable)
+        ((not inst.upgraded or inst.active.repeatable) and inst.base.upgrade is not None)
+        == where.upgradable)
 
 
 def active_hooks(e: Engine, kind: str) -> Iterator[tuple[HookDef, int]]:
@@ -149,7 +184,8 @@ def modified_cost(inst: CardInstance) -> int:
 
 
 def effective_cost(e: Engine, inst: CardInstance, hooks: bool | None = None) -> int:
-    """Definition cost + master-deck delta, then battle and turn modifiers, then cost hooks; >= 0.
+    """Definition cost (+ its ``cost_adjust``) + master-deck delta, then battle and turn
+    modifiers, then cost hooks; >= 0.
 
     A ``set`` modifier replaces the value so far and later deltas still add. X-cost cards
     cost all current energy.
@@ -158,6 +194,8 @@ def effective_cost(e: Engine, inst: CardInstance, hooks: bool | None = None) -> 
     if card.x_cost:
         return e.s.energy
     cost = modified_cost(inst)
+    if card.cost_adjust is not None and inst.battle_set is None and inst.turn_set is None:
+        cost += cost_adjustment(e, inst)  # (a ``set`` modifier replaces the printed cost)
     if hooks is None:
         hooks = hooks_possible(e)
     if hooks:

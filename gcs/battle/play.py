@@ -25,10 +25,12 @@ if TYPE_CHECKING:
 
 
 def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None = None,
-                nested: bool = False, dest: str = "", hooks: bool | None = None) -> Frame:
+                nested: bool = False, dest: str = "", hooks: bool | None = None,
+                x_paid: int = -1) -> Frame:
     """Steps 2-3 of the play (leave its pile, pay, record, CardPlayed), then queue the rest.
 
-    ``cost`` None pays the effective cost; a nested play (Play Card node) may pass 0 (free).
+    ``cost`` None pays the effective cost; a nested play (Play Card node) may pass 0 (free),
+    and ``x_paid`` >= 0, the X an X-cost card counts (a replay's: the played card's).
     ``dest`` is a PileScope value authored by the node that played it ("" for step 5's rule).
     ``hooks`` is ``hooks_possible(e)`` when the caller knows it.
     """
@@ -37,14 +39,14 @@ def commit_play(e: Engine, inst: CardInstance, target_uid: int, cost: int | None
     # ``x``: what an X in the card's numbers counts (the energy paid)
     if cost is not None:
         paid = cost
-        x = s.energy if card.x_cost else cost  # a free X card uses all energy
+        x = (x_paid if x_paid >= 0 else s.energy) if card.x_cost else cost  # (free X: all)
     elif (card.x_cost or inst.battle_set is not None or inst.turn_set is not None
-          or (hooks_possible(e) if hooks is None else hooks)):
+          or card.cost_adjust is not None or (hooks_possible(e) if hooks is None else hooks)):
         paid = x = effective_cost(e, inst)
     else:
         # effective_cost(e, inst) in the usual case, inlined (two calls less per play): a fixed
-        # cost, no ``set`` modifier (modified_cost is then the sum of the deltas) and no hook
-        # possible, floored at 0
+        # cost, no ``set`` modifier (modified_cost is then the sum of the deltas), no cost
+        # adjustment and no hook possible, floored at 0
         paid = card.cost + inst.cost_delta + inst.battle_delta + inst.turn_delta
         if paid < 0:
             paid = 0
@@ -83,8 +85,10 @@ def _record_play(e: Engine, inst: CardInstance, paid: int, target_uid: int) -> N
 
 
 def nested_play(e: Engine, inst: CardInstance, copy: bool, free: bool, target: int,
-                dest: PileScope | None) -> CardInstance | None:
-    """A Play Card node plays ``inst`` (or a new copy of it, created in no pile): the played
+                dest: PileScope | None, replay: bool = False,
+                x_paid: int = -1) -> CardInstance | None:
+    """A Play Card node plays ``inst`` (or a new copy of it, created in no pile, with its
+    upgrades, own numbers and cost changes; a ``replay`` copy ends in no pile): the played
     instance, or None when it cannot be played (in flight, Unplayable, a hook forbids it, or
     not enough energy at cost); a card that is not played stays where it is."""
     s = e.s
@@ -98,6 +102,8 @@ def nested_play(e: Engine, inst: CardInstance, copy: bool, free: bool, target: i
     if copy:
         src = inst
         inst = new_instance(e, src.base, src.upgraded, src.cost_delta, src.origin)
+        inst.copy_stats(src)
+        inst.replay = replay
         inst.pile = PILE_LIMBO
         if e.hot:
             e.record(CardCreated(inst.uid, inst.card_id, None, None))
@@ -107,5 +113,6 @@ def nested_play(e: Engine, inst: CardInstance, copy: bool, free: bool, target: i
             target = random_enemy(s)
     else:
         target = -1
-    commit_play(e, inst, target, cost, nested=True, dest="" if dest is None else dest.value)
+    commit_play(e, inst, target, cost, nested=True, dest="" if dest is None else dest.value,
+                x_paid=x_paid)
     return inst

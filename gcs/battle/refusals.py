@@ -23,7 +23,7 @@ from ..errors import (
     RunOverError,
     TargetError,
 )
-from .hooks import effective_cost, hooks_possible, modified_cost, playable_by_hooks
+from .hooks import effective_cost, hooks_possible, play_condition_holds, playable_by_hooks
 from .state import NO_PAUSE, CardInstance, Unit
 
 if TYPE_CHECKING:
@@ -150,8 +150,9 @@ def state_refusal(e: Engine) -> str | None:
 
 
 def card_refusal(e: Engine, inst: CardInstance) -> str | None:
-    """Rows 10-13, the play gate of one card before its target (seed 001's order): in hand,
-    not Unplayable, no hook forbids it, enough energy for its effective cost."""
+    """Rows 10-13a, the play gate of one card before its target (seed 001's order): in hand,
+    not Unplayable, no hook forbids it, enough energy for its effective cost, its play
+    condition holds."""
     if inst.pile is not PILE_HAND:
         return "the card is not in hand"
     card = inst.active
@@ -162,6 +163,8 @@ def card_refusal(e: Engine, inst: CardInstance) -> str | None:
         return "a hook forbids it"
     if not card.x_cost and effective_cost(e, inst, hooks) > e.s.energy:
         return "not enough energy"
+    if card.playable_if is not None and not play_condition_holds(e, inst):
+        return f"{card.name}'s play condition does not hold"
     return None
 
 
@@ -171,13 +174,11 @@ def playable_in_hand(e: Engine, inst: CardInstance, hooks: bool) -> bool:
     card = inst.active
     if KW_UNPLAYABLE in card.keywords:
         return False
-    if card.x_cost:
-        return not hooks or playable_by_hooks(e, inst)
-    if hooks:
-        return playable_by_hooks(e, inst) and effective_cost(e, inst, True) <= e.s.energy
-    # effective_cost with no hook possible: the modifiers alone, floored at 0
-    cost = modified_cost(inst)
-    return (cost if cost > 0 else 0) <= e.s.energy
+    if hooks and not playable_by_hooks(e, inst):
+        return False
+    if not card.x_cost and effective_cost(e, inst, hooks) > e.s.energy:
+        return False
+    return card.playable_if is None or play_condition_holds(e, inst)
 
 
 def target_refusal(e: Engine, inst: CardInstance, target_uid: int) -> str | None:

@@ -103,10 +103,15 @@ def load_state(c: Content, d: dict[str, Any]) -> State:
     s.hand_rule = HandDiscardRule(d["hand_rule"])
     s.cards = {}
     for row in d["cards"]:
-        uid, cid, up, delta, bd, bs, td, ts, pile, origin = row
+        uid, cid, up, delta, bd, bs, td, ts, pile, origin = row[:10]
         inst = CardInstance(uid, c.card(cid), up, delta, origin, Pile.REMOVED, s.token)
         inst.battle_delta, inst.battle_set, inst.turn_delta, inst.turn_set = bd, bs, td, ts
         inst.pile = Pile(pile)
+        if len(row) > 10:  # its own numbers (what they grew, the times upgraded), a replay
+            inst.grown = {k: v for k, v in row[10]} or None
+            inst.upgrades = row[11]
+            inst.replay = row[12]
+            inst.refresh_numbers()
         s.cards[uid] = inst
     s.next_card = d["next_card"]
     s.hand, s.draw, s.discard, s.exhaust = (list(d[k]) for k in ("hand", "draw", "discard",

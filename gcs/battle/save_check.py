@@ -9,18 +9,29 @@ wave that can resume). The first problem raises :class:`SaveError` naming its JS
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from ..content.db import Content
+from ..content.defs import GameCard
 from ..enums import ArmorDecayRule, BattlePhase, HandDiscardRule, IntentKind, Pile, PileScope
-from ..errors import SaveError
 from ..flow import nodes as N
 from . import frames as K
 from .save_format import FORMAT
+from .save_need import (
+    BIG,
+    fail,
+    need_bool,
+    need_dict,
+    need_enum,
+    need_hex,
+    need_id,
+    need_int,
+    need_list,
+    need_num,
+    need_str,
+)
 from .state import CHOICE, GATE, NO_PAUSE, WAIT, Frame, State
 
-BIG = 2**53  # the largest count, id, amount or stack a save may hold (exact in JSON doubles)
 PAUSES = (NO_PAUSE, CHOICE, WAIT, GATE)
 REWARD_KINDS = ("card", "gold", "upgrade", "remove")
 _RULE_KEYS = ("starting_hand_size", "draw_per_turn", "max_hand_size", "energy_per_turn",
@@ -46,103 +57,6 @@ _PHASE_FRAME = {
 _STEP_KINDS = frozenset(_PHASE_FRAME.values())
 _PHASE_OF = {K.ENEMY_TURN: BattlePhase.ENEMY_PHASE, K.HAND_END: BattlePhase.PLAYER_TURN_END}
 _PLAY_DESTINATIONS = ("", *(p.value for p in PileScope))
-
-
-def fail(path: str, message: str) -> SaveError:
-    """The error for the first problem, at ``path``."""
-    return SaveError(f"corrupt save at {path}: {message}")
-
-
-def _name(v: object) -> str:
-    return type(v).__name__
-
-
-def need_int(v: object, path: str, lo: int = -BIG, hi: int = BIG) -> int:
-    if not isinstance(v, int) or isinstance(v, bool):
-        raise fail(path, f"expected an integer, got {_name(v)}")
-    if not lo <= v <= hi:
-        raise fail(path, f"{v} is out of range {lo}..{hi}")
-    return v
-
-
-def need_num(v: object, path: str, lo: float = 0.0, hi: float = float(BIG)) -> float:
-    if not isinstance(v, (int, float)) or isinstance(v, bool):
-        raise fail(path, f"expected a number, got {_name(v)}")
-    if isinstance(v, int) and not -BIG <= v <= BIG:
-        raise fail(path, "number too large")
-    if not math.isfinite(v) or not lo <= v <= hi:
-        raise fail(path, f"{v} is out of range {lo}..{hi}")
-    return float(v)
-
-
-def need_bool(v: object, path: str) -> bool:
-    if not isinstance(v, bool):
-        raise fail(path, f"expected true or false, got {_name(v)}")
-    return v
-
-
-def need_str(v: object, path: str, limit: int = 10_000) -> str:
-    if not isinstance(v, str):
-        raise fail(path, f"expected a string, got {_name(v)}")
-    if len(v) > limit:
-        raise fail(path, f"string longer than {limit} characters")
-    return v
-
-
-def need_list(v: object, path: str, n: int | None = None, limit: int = 1_000_000) -> list[Any]:
-    if not isinstance(v, list):
-        raise fail(path, f"expected a list, got {_name(v)}")
-    if n is not None and len(v) != n:
-        raise fail(path, f"expected a list of {n} items, got {len(v)}")
-    if len(v) > limit:
-        raise fail(path, f"list longer than {limit} items")
-    return v
-
-
-def need_dict(v: object, path: str, keys: tuple[str, ...] | None = None) -> dict[str, Any]:
-    if not isinstance(v, dict):
-        raise fail(path, f"expected an object, got {_name(v)}")
-    for k in v:
-        if not isinstance(k, str):
-            raise fail(path, f"key {k!r} is not a string")
-    if keys is not None:
-        missing = [k for k in keys if k not in v]
-        if missing:
-            raise fail(f"{path}.{missing[0]}", "missing")
-        extra = sorted(k for k in v if k not in keys)
-        if extra:
-            raise fail(f"{path}.{extra[0]}", "unknown field")
-    return v
-
-
-def need_id(v: object, path: str, known: Any, what: str, blank: bool = False) -> str:
-    s = need_str(v, path, 200)
-    if blank and s == "":
-        return s
-    if s not in known:
-        raise fail(path, f"unknown {what} id {s!r} in this content")
-    return s
-
-
-def need_hex(v: object, path: str) -> int:
-    s = need_str(v, path, 40)
-    try:
-        x = int(s, 16)
-    except ValueError:
-        raise fail(path, f"expected a hex string, got {s!r}") from None
-    if not 0 <= x < 2**64:
-        raise fail(path, "random state out of range 0..2**64-1")
-    return x
-
-
-def need_enum(v: object, path: str, enum: Any) -> Any:
-    try:
-        return enum(v)
-    except (ValueError, TypeError):
-        raise fail(path, f"not a valid {enum.__name__}: {v!r}") from None
-
-
-# ---------------------------------------------------------------- the raw JSON
 
 
 def check_top(c: Content, data: object, allow_other_content: bool) -> dict[str, Any]:
@@ -226,7 +140,9 @@ def check_state_data(c: Content, st: object, rules: dict[str, Any]) -> None:
     last = 0
     for i, row in enumerate(need_list(d["cards"], f"{p}.cards", limit=100_000)):
         q = f"{p}.cards[{i}]"
-        r = need_list(row, q, 10)
+        r = need_list(row, q)
+        if len(r) not in (10, 13):  # (13: an instance with numbers of its own, or a replay)
+            raise fail(q, f"expected a list of 10 or 13 items, got {len(r)}")
         uid = need_int(r[0], f"{q}[0]", 1, BIG)
         if uid <= last:
             raise fail(f"{q}[0]", "card instance ids must be unique and ascending")
@@ -241,6 +157,9 @@ def check_state_data(c: Content, st: object, rules: dict[str, Any]) -> None:
                 need_int(r[j], f"{q}[{j}]", 0, 999)
         need_enum(r[8], f"{q}[8]", Pile)
         need_int(r[9], f"{q}[9]", -1, BIG)
+        if len(r) == 13:
+            _own_numbers(c.cards[r[1]], r, q)
+            need_bool(r[12], f"{q}[12]")
     nc = need_int(d["next_card"], f"{p}.next_card", 1, BIG)
     if nc <= last:
         raise fail(f"{p}.next_card", f"{nc} is not above every card instance id")
@@ -312,8 +231,24 @@ def check_state_data(c: Content, st: object, rules: dict[str, Any]) -> None:
     need_int(d["steps"], f"{p}.steps", 0, rules["step_limit"])
 
 
+def _own_numbers(card: GameCard, r: list[Any], q: str) -> None:
+    """A card row's own numbers: what each number grew (a number of the card), and the times
+    upgraded (more than once only for an upgraded repeatable card)."""
+    numbers = card.numbers if card.upgrade is None else {**card.numbers, **card.upgrade.numbers}
+    for i, kv in enumerate(need_list(r[10], f"{q}[10]", limit=100)):
+        pair = need_list(kv, f"{q}[10][{i}]", 2)
+        need_id(pair[0], f"{q}[10][{i}][0]", tuple(numbers), "number")
+        need_int(pair[1], f"{q}[10][{i}][1]", -BIG, BIG)
+    n = need_int(r[11], f"{q}[11]", 0, 10_000)
+    repeatable = r[2] is True and card.upgrade is not None and card.upgrade.repeatable
+    if n != (1 if r[2] is True else 0) and not (repeatable and n >= 1):
+        raise fail(f"{q}[11]", f"{card.id} cannot be upgraded {n} times")
+
+
 def _unit(c: Content, u: object, q: str, index: int) -> None:
-    r = need_list(u, q, 13)
+    r = need_list(u, q)
+    if len(r) not in (13, 14):  # (14: the HP-loss counter; a save made before it has 13)
+        raise fail(q, f"expected a list of 13 or 14 items, got {len(r)}")
     if need_int(r[0], f"{q}[0]", 0, BIG) != index:
         raise fail(f"{q}[0]", f"unit uid {r[0]} is not its index {index}")
     if index > 0:
@@ -354,6 +289,8 @@ def _unit(c: Content, u: object, q: str, index: int) -> None:
         pair = need_list(kv, f"{q}[12][{i}]", 2)
         need_id(pair[0], f"{q}[12][{i}][0]", moves, "move")
         need_int(pair[1], f"{q}[12][{i}][1]", 0, BIG)
+    if len(r) > 13:
+        need_int(r[13], f"{q}[13]", 0, BIG)  # times it lost HP this battle
 
 
 def _reward(c: Content, x: object, q: str, n_master: int) -> None:

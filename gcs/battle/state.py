@@ -8,6 +8,7 @@ round-trip through JSON-compatible values.
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final, NamedTuple
@@ -21,6 +22,7 @@ from ..enums import (
     IntentKind,
     Pile,
 )
+from ..flow.exprs import formula
 from ..flow.nodes import Node
 from ..rng import Rng
 
@@ -44,6 +46,7 @@ class CardInstance:
     __slots__ = (
         "uid", "card_id", "upgraded", "cost_delta", "battle_delta", "battle_set",
         "turn_delta", "turn_set", "pile", "origin", "base", "active", "token",
+        "own_numbers", "grown", "upgrades", "replay",
     )
 
     def __init__(self, uid: int, base: GameCard, upgraded: bool = False, cost_delta: int = 0,
@@ -62,6 +65,41 @@ class CardInstance:
         self.turn_set: int | None = None
         self.pile = pile  # (REMOVED: in no pile yet)
         self.origin = origin
+        # the instance's own numbers (None: its active card's) once it grew (``grown``: number
+        # -> what it gained this battle) or was upgraded more than once (``upgrades``)
+        self.own_numbers: dict[str, int] | None = None
+        self.grown: dict[str, int] | None = None
+        self.upgrades = 1 if upgraded else 0
+        self.replay = False  # a replayed copy (Double Tap's): it ends its play in no pile
+
+    @property
+    def numbers(self) -> Mapping[str, int]:
+        """The instance's numbers now: its own, else its active card's."""
+        own = self.own_numbers
+        return self.active.numbers if own is None else own
+
+    def refresh_numbers(self) -> None:
+        """``own_numbers`` again after a change of the active card, ``grown`` or ``upgrades``."""
+        act = self.active
+        grown = self.grown
+        if not grown and (self.upgrades <= 1 or not act.formulas):
+            self.own_numbers = None
+            return
+        nums = dict(act.numbers)
+        if self.upgrades > 1:
+            for k, f in act.formulas.items():
+                nums[k] = formula(f, self.upgrades) or 0
+        if grown:
+            nums = {k: v + grown.get(k, 0) for k, v in nums.items()}
+        self.own_numbers = nums
+
+    def grow(self, number: str, amount: int) -> None:
+        """``number`` gains ``amount`` for the rest of the battle (Rampage)."""
+        grown = self.grown
+        if grown is None:
+            grown = self.grown = {}
+        grown[number] = grown.get(number, 0) + amount
+        self.refresh_numbers()
 
     @property
     def instance_id(self) -> int:
@@ -70,7 +108,9 @@ class CardInstance:
 
     @property
     def name(self) -> str:
-        """The active card's name."""
+        """The active card's name (``Searing Blow+3`` after three repeatable upgrades)."""
+        if self.upgrades > 1:
+            return f"{self.base.name}+{self.upgrades}"
         return self.active.name
 
     def get_active_card(self) -> GameCard:
@@ -83,6 +123,8 @@ class CardInstance:
         self.card_id = base.id
         self.upgraded = upgraded and base.upgrade is not None
         self.active = base.upgrade if self.upgraded and base.upgrade else base
+        self.upgrades = 1 if self.upgraded else 0
+        self.refresh_numbers()
 
     def copy(self, token: object) -> CardInstance:
         """An independent copy (clone) for the game whose ``State.token`` is ``token``."""
@@ -99,15 +141,34 @@ class CardInstance:
         c.turn_set = self.turn_set
         c.pile = self.pile
         c.origin = self.origin
+        if self.own_numbers is not None:
+            c.own_numbers = self.own_numbers.copy()
+        c.upgrades = self.upgrades
+        c.replay = self.replay
+        if self.grown is not None:
+            c.grown = self.grown.copy()
         return c
+
+    def copy_stats(self, src: CardInstance) -> None:
+        """Take ``src``'s upgrades, own numbers and cost changes (a new copy of it in battle:
+        the game's makeStatEquivalentCopy); ``base`` and ``upgraded`` are already ``src``'s."""
+        self.cost_delta = src.cost_delta
+        self.battle_delta, self.battle_set = src.battle_delta, src.battle_set
+        self.turn_delta, self.turn_set = src.turn_delta, src.turn_set
+        self.upgrades = src.upgrades
+        self.grown = None if src.grown is None else src.grown.copy()
+        self.own_numbers = None if src.own_numbers is None else src.own_numbers.copy()
 
     def to_list(self) -> list[Any]:
         """The instance as JSON-compatible data (saves)."""
-        return [self.uid, self.card_id, self.upgraded, self.cost_delta, self.battle_delta,
-                self.battle_set, self.turn_delta, self.turn_set, int(self.pile), self.origin]
+        row = [self.uid, self.card_id, self.upgraded, self.cost_delta, self.battle_delta,
+               self.battle_set, self.turn_delta, self.turn_set, int(self.pile), self.origin]
+        if self.grown or self.upgrades > 1 or self.replay:  # (its own numbers, a replay)
+            row += [sorted((self.grown or {}).items()), self.upgrades, self.replay]
+        return row
 
     def __repr__(self) -> str:
-        plus = "+" if self.upgraded else ""
+        plus = f"+{self.upgrades}" if self.upgrades > 1 else "+" if self.upgraded else ""
         return f"<{self.card_id}{plus}#{self.uid}>"
 
 
@@ -134,7 +195,7 @@ class Unit:
 
     __slots__ = (
         "uid", "def_id", "name", "hp", "max_hp", "block", "statuses", "alive", "move",
-        "history", "intent", "rules_used", "rolled",
+        "history", "intent", "rules_used", "rolled", "hp_losses",
     )
 
     def __init__(self, uid: int, def_id: str, name: str, hp: int, max_hp: int) -> None:
@@ -151,6 +212,7 @@ class Unit:
         self.intent: Intent | None = None
         self.rules_used: list[str] = []
         self.rolled: dict[str, int] = {}  # move id -> the damage rolled for this unit
+        self.hp_losses = 0  # how many times it lost HP this battle (any source)
 
     @property
     def is_player(self) -> bool:
@@ -173,6 +235,7 @@ class Unit:
         u.alive = self.alive
         u.move = self.move
         u.intent = self.intent
+        u.hp_losses = self.hp_losses
         # the constructor made the containers, empty: fill them (no second allocation)
         u.statuses.update(self.statuses)
         u.history.extend(self.history)
@@ -187,7 +250,7 @@ class Unit:
                                           it.block]
         return [self.uid, self.def_id, self.name, self.hp, self.max_hp, self.block,
                 list(self.statuses.items()), self.alive, self.move, self.history, intent,
-                self.rules_used, list(self.rolled.items())]
+                self.rules_used, list(self.rolled.items()), self.hp_losses]
 
     @staticmethod
     def from_list(d: list[Any]) -> Unit:
@@ -203,6 +266,7 @@ class Unit:
                                                   it[5])
         u.rules_used = list(d[11])
         u.rolled = {k: v for k, v in d[12]} if len(d) > 12 else {}
+        u.hp_losses = d[13] if len(d) > 13 else 0  # (a save made before the counter: 0)
         return u
 
     def __repr__(self) -> str:

@@ -338,8 +338,9 @@ def card(card_id: str, name: str, *, cost: int | str, type: str, rarity: str | N
          on_exhaust: Effects | None = None, on_turn_start: Effects | None = None,
          on_turn_end: Effects | None = None, hooks: Sequence[Mapping[str, Any]] | None = None,
          upgrade: Mapping[str, Any] | None = None, character: str | None = None,
-         art: str | None = None) -> Def:
-    """A card; ``upgrade`` states only what the upgraded variant changes; ``art`` its picture."""
+         art: str | None = None, playable_if: Any = None, cost_adjust: Any = None) -> Def:
+    """A card; ``upgrade`` states only what the upgraded variant changes; ``art`` its picture;
+    ``playable_if`` a condition its play also needs, ``cost_adjust`` a value added to its cost."""
     entries = {k: _body(v) for k, v in (
         ("on_play", on_play), ("on_drawn", on_drawn), ("on_discard", on_discard),
         ("on_exhaust", on_exhaust), ("on_turn_start", on_turn_start),
@@ -350,7 +351,7 @@ def card(card_id: str, name: str, *, cost: int | str, type: str, rarity: str | N
                   tags=list(tags) if tags is not None else None,
                   hooks=[dict(h) for h in hooks] if hooks is not None else None,
                   upgrade=dict(upgrade) if upgrade is not None else None, character=character,
-                  art=art)
+                  art=art, playable_if=playable_if, cost_adjust=cost_adjust)
     return Def("cards", card_id, {**data, **entries})
 
 

@@ -201,6 +201,9 @@ class Content:
         self.play_statuses: frozenset[str] = frozenset(by_entry.get("on_play", ()))
         self.hit_statuses: frozenset[str] = frozenset(
             by_entry.get("on_attacked", set()) | by_entry.get("on_damage_taken", set()))
+        # the statuses that react to their holder gaining block (Juggernaut)
+        self.block_gained_statuses: frozenset[str] = frozenset(
+            by_entry.get("on_block_gained", ()))
         self._pools: dict[str, tuple[RewardTable, dict[str, tuple[GameCard, ...]]]] = {}
         self._draws: dict[str, tuple[RewardTable, RewardDraw]] = {}
         # Every graph gets a program key; every node a (key, index) reference for saves.

@@ -24,6 +24,7 @@ from ..flow.exprs import Cond, Value
 from ..flow.nodes import HookDef, Node
 
 _EMPTY: Mapping[str, int] = MappingProxyType({})
+_NO_FORMULAS: Mapping[str, Value] = MappingProxyType({})
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +53,19 @@ class GameCard:
     is_upgraded: bool = False
     character: str | None = None
     art: str | None = None  # the card's picture: a path in the pack or a URL (the UI resolves it)
+    # a condition the play gate also asks (``self`` the player, ``this`` the card): Clash
+    playable_if: Cond | None = None
+    # a value added to the printed cost before the cost modifiers and hooks: Blood for Blood
+    cost_adjust: Value | None = None
+    # an upgraded variant that can be upgraded again and again (Searing Blow), its numbers
+    # then ``formulas`` of the times upgraded (``numbers`` holds them for one upgrade)
+    repeatable: bool = False
+    formulas: Mapping[str, Value] = field(default_factory=lambda: _NO_FORMULAS)
     # How the legal actions check a play of this card, derived from the fields above when the
     # card is made (``__post_init__`` replaces any value given; no part of equality, hashing
     # or repr): PLAY_CHECKED (an X cost or Unplayable: the full checks), PLAY_PLAIN (a fixed
-    # cost, playable by its keywords, no target) or PLAY_PLAIN_SINGLE (the same, one enemy)
+    # cost, playable by its keywords, no play condition, no target) or PLAY_PLAIN_SINGLE (the
+    # same, one enemy)
     play_gate: int = field(default=0, repr=False, compare=False)
     # What the turn-end cleanup of the hand does with it by its keywords (seed 004), derived
     # in the same way: AT_TURN_END_EXHAUST (Ethereal), AT_TURN_END_RETAIN (Retain) or
@@ -85,9 +95,10 @@ PLAY_PLAIN_SINGLE: Final = 2
 
 
 def play_gate(card: GameCard) -> int:
-    """``card.play_gate``: PLAY_CHECKED for an X cost or an Unplayable card, else PLAY_PLAIN, or
-    PLAY_PLAIN_SINGLE for a single-enemy card."""
-    if card.x_cost or KW_UNPLAYABLE in card.keywords:
+    """``card.play_gate``: PLAY_CHECKED for an X cost, an Unplayable card, a play condition or a
+    cost adjustment, else PLAY_PLAIN, or PLAY_PLAIN_SINGLE for a single-enemy card."""
+    if (card.x_cost or KW_UNPLAYABLE in card.keywords or card.playable_if is not None
+            or card.cost_adjust is not None):
         return PLAY_CHECKED
     return PLAY_PLAIN_SINGLE if card.target is TARGET_SINGLE_ENEMY else PLAY_PLAIN
 
@@ -114,7 +125,7 @@ STAGES = ("deal", "take", "block")
 STATUS_ENTRIES = (
     "on_battle_start", "on_turn_start", "on_draw_phase", "on_drawn", "on_play", "on_discard",
     "on_exhaust", "on_discard_phase", "on_turn_end", "on_battle_end", "on_damage_taken",
-    "on_attacked", "on_death", "on_apply",
+    "on_attacked", "on_death", "on_apply", "on_block_gained",
 )
 
 

@@ -75,6 +75,8 @@ def value(v: E.Value) -> object:
         return "$" + v.name
     if isinstance(v, E.XCost):
         return "x"
+    if isinstance(v, E.Upgrades):
+        return {"upgrades": "this"}
     if isinstance(v, E.CountOf):
         return {"count": selector(v.select)}
     if isinstance(v, E.StacksOf):
@@ -105,13 +107,23 @@ def cond(c: E.Cond) -> object:
         return {"all" if isinstance(c, E.AllOf) else "any": [cond(x) for x in c.conds]}
     if isinstance(c, E.Not):
         return {"not": cond(c.cond)}
+    if isinstance(c, E.Intends):
+        return {"intends": c.kind, "on": unit(c.unit)}
+    if isinstance(c, E.Same):
+        return {"same": [unit(c.a), unit(c.b)]}
     raise _fail(f"condition {c!r}")
 
 
 def card_filter(f: E.CardFilter) -> Data:
-    return _given(tags=list(f.tags) if f.tags else None, type=_opt(lambda t: t.value, f.type),
+    types = [t.value for t in f.types] if f.types else None
+    return _given(tags=list(f.tags) if f.tags else None,
+                  type=_opt(lambda t: t.value, f.type) if types is None else types,
                   keyword=_opt(lambda k: k.value, f.keyword), card=f.card, upgraded=f.upgraded,
-                  upgradable=f.upgradable, exclude_self=f.exclude_self or None)
+                  upgradable=f.upgradable, exclude_self=f.exclude_self or None,
+                  rarity=[r.value for r in f.rarity] if f.rarity else None,
+                  character=f.character,
+                  exclude_tags=list(f.exclude_tags) if f.exclude_tags else None,
+                  replay=f.replay)
 
 
 def card_selection(s: E.CardSel) -> Data:
@@ -170,6 +182,9 @@ def _transform(n: N.TransformCard) -> Data:
 def _add_card(n: N.AddCards) -> Data:
     if n.pile not in _PILES:
         raise _fail(f"add_card to {n.pile.value!r}")
+    if n.copy_of is not None:
+        return _given(copy_of=card_selection(n.copy_of), to=n.pile.value,
+                      position=n.position.value, count=value(n.count), as_=n.var)
     return _given(card=n.card, to=n.pile.value, position=n.position.value, upgraded=n.upgraded,
                   count=value(n.count), as_=n.var)
 
@@ -187,7 +202,7 @@ def _wait(n: N.Wait) -> Data:
     return {"seconds": n.seconds}
 
 
-def _amount_to(n: N.GainBlock | N.LoseHp | N.Heal) -> Data:
+def _amount_to(n: N.GainBlock | N.LoseHp | N.Heal | N.GainMaxHp) -> Data:
     return {"amount": value(n.amount), "to": unit(n.target)}
 
 
@@ -198,6 +213,7 @@ _VERBS: dict[type, tuple[str, Callable[[Any], Data]]] = {
     N.GainBlock: ("block", _amount_to),
     N.LoseHp: ("lose_hp", _amount_to),
     N.Heal: ("heal", _amount_to),
+    N.GainMaxHp: ("gain_max_hp", _amount_to),
     N.GainEnergy: ("gain_energy", lambda n: {"amount": value(n.amount)}),
     N.GainGold: ("gain_gold", lambda n: {"amount": value(n.amount)}),
     N.ApplyStatus: ("apply", lambda n: {"status": n.status, "amount": value(n.amount),
@@ -214,8 +230,10 @@ _VERBS: dict[type, tuple[str, Callable[[Any], Data]]] = {
     N.PlayCard: ("play_card", lambda n: {**card_selection(n.select), **_given(
         free=None if n.free else False, copy=True if n.copy else None,
         target=None if n.target is None else unit(n.target),
-        to=None if n.to is None else n.to.value, as_=n.var)}),
+        to=None if n.to is None else n.to.value, as_=n.var,
+        replay=True if n.replay else None, x="same" if n.same_x else None)}),
     N.UpgradeCard: ("upgrade", lambda n: card_selection(n.select)),
+    N.GrowNumber: ("grow", lambda n: {"number": n.number, "by": value(n.amount)}),
     N.ModifyCost: ("modify_cost", _modify_cost),
     N.TransformCard: ("transform", _transform),
     N.RegisterCardHook: ("card_hook", lambda n: {**hook(n.hook), **_given(
@@ -305,9 +323,14 @@ def _card_fields(c: D.GameCard, base: D.GameCard | None) -> Data:
     old = {} if base is None else base.numbers
     if any(k not in c.numbers for k in old):
         raise _fail(f"an upgrade that drops numbers {sorted(set(old) - set(c.numbers))}")
-    numbers = {k: n for k, n in c.numbers.items() if old.get(k) != n}
+    numbers: dict[str, object] = {k: n for k, n in c.numbers.items() if old.get(k) != n}
+    numbers.update({k: value(f) for k, f in c.formulas.items()})  # (a repeatable upgrade's)
     if numbers:
         out["numbers"] = numbers
+    if c.repeatable:
+        if not up:
+            raise _fail("a repeatable base card (only an upgrade repeats)")
+        out["repeatable"] = True
     if (c.text or up) and new("text"):
         out["text"] = c.text
     for entry in CARD_ENTRIES:
@@ -318,6 +341,12 @@ def _card_fields(c: D.GameCard, base: D.GameCard | None) -> Data:
             out[entry] = effect(node)
     if (c.hooks or up) and new("hooks"):
         out["hooks"] = [hook(h) for h in c.hooks]
+    for key, write in (("playable_if", cond), ("cost_adjust", value)):
+        expr = getattr(c, key)
+        if (expr is not None or up) and new(key):
+            if expr is None:
+                raise _fail(f"an upgrade that drops the base card's {key}")
+            out[key] = write(expr)
     return out
 
 

@@ -36,7 +36,8 @@ HOOKS: Final = 262144            # rules on costs, playability, hand size, draws
 DEALS: Final = 524288            # a modifier of the attacks its holder deals
 TAKES: Final = 1048576           # a modifier of the attacks its holder takes
 BLOCKS: Final = 2097152          # a modifier of the block its holder gains
-ANY: Final = 4194303             # every role: what a unit not yet read may hold
+ON_BLOCK_GAINED: Final = 4194304
+ANY: Final = 8388607             # every role: what a unit not yet read may hold
 
 # status entry -> its role (every entry in STATUS_ENTRIES has one)
 ENTRY_ROLES: Final[dict[str, int]] = {
@@ -45,7 +46,7 @@ ENTRY_ROLES: Final[dict[str, int]] = {
     "on_discard": ON_DISCARD, "on_exhaust": ON_EXHAUST, "on_discard_phase": ON_DISCARD_PHASE,
     "on_turn_end": ON_TURN_END, "on_battle_end": ON_BATTLE_END,
     "on_damage_taken": ON_DAMAGE_TAKEN, "on_attacked": ON_ATTACKED, "on_death": ON_DEATH,
-    "on_apply": ON_APPLY,
+    "on_apply": ON_APPLY, "on_block_gained": ON_BLOCK_GAINED,
 }
 DECAY_ROLES: Final[dict[str, int]] = {"turn_end": DECAY_TURN_END, "round_end": DECAY_ROUND_END}
 STAGE_ROLES: Final[dict[str, int]] = {"deal": DEALS, "take": TAKES, "block": BLOCKS}

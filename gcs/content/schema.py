@@ -13,7 +13,7 @@ from typing import NamedTuple, TypeVar
 
 from ..enums import CardType, Decay, HandDiscardRule, IntentKind, Keyword, Rarity, TargetMode
 from ..flow import nodes as N
-from ..flow.exprs import UnitSel, Value, Var
+from ..flow.exprs import Cond, UnitSel, Value, Var, formula
 from .defs import (
     DECAY_MOMENTS,
     STATUS_ENTRIES,
@@ -146,8 +146,8 @@ def _check_slot_types(env: Env) -> None:
 
 CARD_ENTRIES = ("on_play", "on_drawn", "on_discard", "on_exhaust", "on_turn_start", "on_turn_end")
 CARD_FIELDS = ("name", "cost", "type", "rarity", "target", "text", "numbers", "keywords", "tags",
-               *CARD_ENTRIES, "hooks", "upgrade", "character", "art")
-UPGRADE_FIELDS = tuple(f for f in CARD_FIELDS if f not in ("upgrade", "character"))
+               *CARD_ENTRIES, "hooks", "upgrade", "character", "art", "playable_if", "cost_adjust")
+UPGRADE_FIELDS = (*(f for f in CARD_FIELDS if f not in ("upgrade", "character")), "repeatable")
 
 
 def card_env(target: TargetMode) -> Env:
@@ -178,6 +178,10 @@ class _CardSpec:
     hooks: tuple[N.HookDef, ...] = ()
     character: str | None = None
     art: str | None = None
+    playable_if: Cond | None = None
+    cost_adjust: Value | None = None
+    repeatable: bool = False
+    formulas: dict[str, Value] = field(default_factory=dict)
 
     def build(self, cid: str, entries: dict[str, N.Node | None], upgraded: bool,
               upgrade: GameCard | None) -> GameCard:
@@ -190,7 +194,8 @@ class _CardSpec:
             on_discard=entries["on_discard"], on_exhaust=entries["on_exhaust"],
             on_turn_start=entries["on_turn_start"], on_turn_end=entries["on_turn_end"],
             hooks=self.hooks, upgrade=upgrade, is_upgraded=upgraded, character=self.character,
-            art=self.art)
+            art=self.art, playable_if=self.playable_if, cost_adjust=self.cost_adjust,
+            repeatable=self.repeatable, formulas=MappingProxyType(dict(self.formulas)))
 
 
 def _card_fields(m: dict[str, object], ctx: Ctx, spec: _CardSpec) -> bool:
@@ -243,6 +248,44 @@ def _card_fields(m: dict[str, object], ctx: Ctx, spec: _CardSpec) -> bool:
     return not bad
 
 
+def _formulas(raw: object, ctx: Ctx, spec: _CardSpec) -> bool:
+    """A repeatable upgrade's numbers: integers, or formulas of ``{upgrades: this}`` (the times
+    upgraded) and arithmetic; ``numbers`` gets each one's value for one upgrade."""
+    m = get_map(raw, ctx, "a mapping of number names to integers or formulas")
+    if m is None:
+        return False
+    ok = True
+    for k, raw_v in m.items():
+        v = value(raw_v, ctx.at(k))
+        once = None if v is None else formula(v, 1)
+        if v is None or once is None:
+            if v is not None:
+                ctx.at(k).error("a repeatable upgrade's number is an integer or a formula of "
+                                "{upgrades: this} (add, sub, mul, div, min, max)")
+            ok = False
+            continue
+        spec.numbers[str(k)] = once
+        if type(v) is not int:
+            spec.formulas[str(k)] = v
+    return ok
+
+
+def _card_exprs(m: dict[str, object], ctx: Ctx, spec: _CardSpec) -> bool:
+    """Read a card's own expressions, ``playable_if`` and ``cost_adjust`` (``ctx`` has the
+    card's env: ``$name`` reads its numbers); an upgrade inherits those it does not state."""
+    bad = False
+    if "playable_if" in m:
+        got = cond(m["playable_if"], ctx.at("playable_if"))
+        bad, spec.playable_if = got is None, got
+    if "cost_adjust" in m:
+        adj = value(m["cost_adjust"], ctx.at("cost_adjust"))
+        bad, spec.cost_adjust = bad or adj is None, adj
+        if adj is not None and spec.x_cost:
+            ctx.at("cost_adjust").error("an X-cost card pays all energy: it takes no cost_adjust")
+            bad = True
+    return not bad
+
+
 MAX_ART = 2_000  # characters of a card's ``art`` reference
 
 
@@ -276,6 +319,7 @@ def compile_card(cid: str, raw: object, ctx: Ctx) -> GameCard | None:
     ectx = ctx.with_env(env)
     entries = {k: effect(m[k], ectx.at(k)) if k in m else None for k in CARD_ENTRIES}
     ok = ok and all(entries[k] is not None for k in CARD_ENTRIES if k in m)
+    ok = _card_exprs(m, ectx, base) and ok
     _check_text(base, ctx.at("text") if "text" in m else ctx)
     _check_vars(env, base.numbers, "this card's numbers")
     upgrade: GameCard | None = None
@@ -285,10 +329,18 @@ def compile_card(cid: str, raw: object, ctx: Ctx) -> GameCard | None:
         if um is None:
             return None
         ok = check_keys(um, uctx, UPGRADE_FIELDS) and ok
-        up = replace(base, name=f"{base.name or title(cid)}+", numbers=dict(base.numbers))
+        up = replace(base, name=f"{base.name or title(cid)}+", numbers=dict(base.numbers),
+                     formulas=dict(base.formulas))
+        if "repeatable" in um:
+            rep = get_bool(um["repeatable"], uctx.at("repeatable"))
+            ok, up.repeatable = ok and rep is not None, rep is True
+        if up.repeatable and "numbers" in um:  # (formulas of the times upgraded)
+            ok = _formulas(um["numbers"], uctx.at("numbers"), up) and ok
+            um = {k: v for k, v in um.items() if k != "numbers"}
         ok = _card_fields(um, uctx, up) and ok
         up_env = card_env(up.target)
         up_entries = dict(entries)
+        ok = _card_exprs(um, uctx.with_env(up_env), up) and ok
         for k in CARD_ENTRIES:
             if k in um:
                 up_entries[k] = effect(um[k], uctx.with_env(up_env).at(k))
@@ -306,7 +358,7 @@ def compile_card(cid: str, raw: object, ctx: Ctx) -> GameCard | None:
 
 STATUS_FIELDS = ("name", "text", "debuff", "decay", "decay_at", "allow_negative", "max_stacks", "modifiers",
                  "hooks", "skip_turn", "keeps_block", "hidden", "negates_debuffs", *STATUS_ENTRIES)
-_AMOUNT_ENTRIES = ("on_attacked", "on_damage_taken", "on_apply")
+_AMOUNT_ENTRIES = ("on_attacked", "on_damage_taken", "on_apply", "on_block_gained")
 
 
 def compile_status(sid: str, raw: object, ctx: Ctx) -> StatusDef | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..enums import CardType, Keyword
+from ..enums import CardType, IntentKind, Keyword, Rarity
 from ..flow import nodes as N
 from ..flow.exprs import (
     BIN_OPS,
@@ -21,11 +21,14 @@ from ..flow.exprs import (
     Cond,
     CountOf,
     HasStatus,
+    Intends,
     Not,
     RandInt,
+    Same,
     StacksOf,
     UnitSel,
     UnitStat,
+    Upgrades,
     Value,
     Var,
     XCost,
@@ -51,15 +54,17 @@ from .problems import (
 
 CARD_SOURCES = ("hand", "draw", "discard", "exhaust", "played", "drawn", "this", "all")
 UNIT_SOURCES = ("self", "player", "target", "all_enemies", "random_enemy", "enemies_and_player")
-UNIT_STATS = ("hp", "max_hp", "block", "missing_hp")
+UNIT_STATS = ("hp", "max_hp", "block", "missing_hp", "hp_losses")
 BATTLE_STATS = ("energy", "turn", "hand_size")
 SELF = UnitSel("self")
 TARGET = UnitSel("target")
 _X = XCost()
-_VALUE_KINDS = ("count", "stacks", *UNIT_STATS, *BIN_OPS, "random")
+_VALUE_KINDS = ("count", "stacks", *UNIT_STATS, *BIN_OPS, "random", "upgrades")
 _VALUE_HINT = ("a value (an integer, '$name', 'x', 'energy', 'turn', 'hand_size' or a mapping "
                "like {add: [a, b]})")
-_COND_KINDS = (*COMPARE_OPS, "has_status", "all", "any", "not", "exists")
+_COND_KINDS = (*COMPARE_OPS, "has_status", "all", "any", "not", "exists", "intends", "same")
+# what ``intends`` names: ``attack`` (any intent that deals damage) or one intent kind
+INTENT_WORDS = ("attack", *(k.value for k in IntentKind if k is not IntentKind.ATTACK))
 
 
 def var(name: str, ctx: Ctx) -> Var | None:
@@ -121,6 +126,11 @@ def value(v: object, ctx: Ctx) -> Value | None:
     if head == "count":
         sel = selector(arg, actx)
         return None if sel is None else CountOf(sel)
+    if head == "upgrades":
+        if arg != "this":
+            expected(actx, "'this' (the card whose behaviour runs)", arg)
+            return None
+        return Upgrades()
     if head in UNIT_STATS:
         u = unit(arg, actx)
         return None if u is None else UnitStat(head, u)
@@ -143,6 +153,12 @@ def cond(v: object, ctx: Ctx) -> Cond | None:
         status = get_ref(v["has_status"], ctx.at("has_status"), "status")
         on = unit(v["on"], ctx.at("on")) if "on" in v else SELF
         return None if status is None or on is None else HasStatus(status, on)
+    if "intends" in v:
+        if not check_keys(v, ctx, ("intends", "on")):
+            return None
+        kind = get_word(v["intends"], ctx.at("intends"), INTENT_WORDS)
+        on = unit(v["on"], ctx.at("on")) if "on" in v else SELF
+        return None if kind is None or on is None else Intends(kind, on)
     head = _head(v, ctx, _COND_KINDS, "condition")
     if head is None:
         return None
@@ -156,6 +172,12 @@ def cond(v: object, ctx: Ctx) -> Cond | None:
     if head == "exists":
         sel = selector(arg, actx)
         return None if sel is None else Compare("gt", CountOf(sel), 0)
+    if head == "same":
+        if not isinstance(arg, list) or len(arg) != 2:
+            expected(actx, "a list of two units", arg)
+            return None
+        a, b = unit(arg[0], actx.at(0)), unit(arg[1], actx.at(1))
+        return None if a is None or b is None else Same(a, b)
     items = get_list(arg, actx, "a list of conditions")
     if items is None:
         return None
@@ -197,7 +219,8 @@ def unit(v: object, ctx: Ctx) -> UnitSel | None:
     return None
 
 
-_FILTER_KEYS = ("tags", "type", "keyword", "card", "upgraded", "exclude_self", "upgradable")
+_FILTER_KEYS = ("tags", "type", "keyword", "card", "upgraded", "exclude_self", "upgradable",
+                "rarity", "character", "exclude_tags", "replay")
 
 
 def card_filter(v: object, ctx: Ctx) -> CardFilter | None:
@@ -206,15 +229,27 @@ def card_filter(v: object, ctx: Ctx) -> CardFilter | None:
     if m is None or not check_keys(m, ctx, _FILTER_KEYS):
         return None
     bad = False
-    tags: list[str] = []
-    if "tags" in m:
-        raw, tctx = m["tags"], ctx.at("tags")
-        items = [raw] if isinstance(raw, str) else get_list(raw, tctx, "a list of tags")
-        for i, t in enumerate(items or ()):
-            s = get_str(t, tctx.at(i))
-            bad = bad or s is None
-            tags.append(s or "")
-        bad = bad or items is None
+
+    def words(key: str, get: Callable[[object, Ctx], object], what: str) -> list[object]:
+        """One item or a list of them (``tags: strike``, ``rarity: [common, rare]``)."""
+        nonlocal bad
+        if key not in m:
+            return []
+        raw, kctx = m[key], ctx.at(key)
+        items = get_list(raw, kctx, what) if isinstance(raw, list) else [raw]
+        got = [get(x, kctx.at(i) if isinstance(raw, list) else kctx)
+               for i, x in enumerate(items or ())]
+        bad = bad or items is None or None in got
+        return [x for x in got if x is not None]
+
+    tags = [str(t) for t in words("tags", get_str, "a list of tags")]
+    exclude_tags = tuple(str(t) for t in words("exclude_tags", get_str, "a list of tags"))
+    rarity = tuple(r for r in words("rarity", lambda x, c: get_enum(x, c, Rarity),
+                                    "a list of rarities") if isinstance(r, Rarity))
+    types: tuple[CardType, ...] = ()
+    if isinstance(m.get("type"), list):  # any of several types
+        types = tuple(t for t in words("type", lambda x, c: get_enum(x, c, CardType),
+                                       "a list of card types") if isinstance(t, CardType))
 
     def opt(key: str, get: Callable[[object, Ctx], object]) -> object:
         nonlocal bad
@@ -224,19 +259,23 @@ def card_filter(v: object, ctx: Ctx) -> CardFilter | None:
         bad = bad or got is None
         return got
 
-    ctype = opt("type", lambda x, c: get_enum(x, c, CardType))
+    ctype = None if types else opt("type", lambda x, c: get_enum(x, c, CardType))
+    character = opt("character", get_str)
     kw = opt("keyword", lambda x, c: get_enum(x, c, Keyword))
     card = opt("card", lambda x, c: get_ref(x, c, "card"))
     upg = opt("upgraded", get_bool)
     excl = opt("exclude_self", get_bool)
     upgradable = opt("upgradable", get_bool)
+    replay = opt("replay", get_bool)
     if bad:
         return None
     return CardFilter(tuple(tags), ctype if isinstance(ctype, CardType) else None,
                       kw if isinstance(kw, Keyword) else None,
                       card if isinstance(card, str) else None,
                       upg if isinstance(upg, bool) else None, excl is True,
-                      upgradable if isinstance(upgradable, bool) else None)
+                      upgradable if isinstance(upgradable, bool) else None, types, rarity,
+                      character if isinstance(character, str) else None, exclude_tags,
+                      replay if isinstance(replay, bool) else None)
 
 
 SEL_KEYS = ("from", "where", "random", "top")

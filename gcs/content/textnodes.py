@@ -180,9 +180,19 @@ _POSITIONS = tuple(p.value for p in DrawPilePosition)
 def _add_card(a: Args) -> N.Node:
     upgraded = get_bool(a.raw["upgraded"], a.at("upgraded")) if a.has("upgraded") else False
     a.check(upgraded, "upgraded")
-    return N.AddCards(a.ref("card", "card"), PileScope(a.word("to", _PILES, "hand")),
+    copy_of = None
+    if a.has("copy_of"):  # copies of instances: no card id, and their own upgrade state
+        if a.has("card") or a.has("upgraded"):
+            a.at("copy_of").error("add_card takes 'copy_of' (instances to copy) or 'card' "
+                                  "(and 'upgraded'), not both")
+            a.ok = False
+        copy_of = selector(a.raw["copy_of"], a.at("copy_of"), cards_only=True)
+        a.check(copy_of, "copy_of")
+    return N.AddCards("" if a.has("copy_of") else a.ref("card", "card"),
+                      PileScope(a.word("to", _PILES, "hand")),
                       DrawPilePosition(a.word("position", _POSITIONS, "random")),
-                      upgraded is True, a.value("count", 1), a.name("as", False, "cards"))
+                      upgraded is True, a.value("count", 1), a.name("as", False, "cards"),
+                      copy_of if isinstance(copy_of, CardSel) else None)
 
 
 def _move(a: Args) -> N.Node:
@@ -198,6 +208,15 @@ def _modify_cost(a: Args) -> N.Node:
     set_to = a.value("set_to") if a.has("set_to") else None
     return N.ModifyCost(a.cards(), a.value("amount", 0), set_to,
                         a.word("duration", N.COST_DURATIONS, "battle"))
+
+
+def _grow(a: Args) -> N.Node:
+    """``grow: {number: damage, by: $increase}``: ``number`` is one of the card's numbers."""
+    number = get_name(a.need("number"), a.at("number")) if a.has("number") else None
+    if number is not None:
+        a.ctx.env.used.append((number, a.at("number")))  # (checked against the card's numbers)
+    a.check(number, "number")
+    return N.GrowNumber(number or "", a.value("by"))
 
 
 def _transform(a: Args) -> N.Node:
@@ -231,8 +250,13 @@ def _play_card(a: Args) -> N.Node:
     piles = tuple(p.value for p in PileScope)
     to = PileScope(a.word("to", piles)) if a.has("to") else None
     target = a.unit("target", None) if a.has("target") else None
-    return N.PlayCard(a.cards(), _flag(a, "free", True), _flag(a, "copy", False), target, to,
-                      a.name("as", False, "cards"))
+    copy, replay = _flag(a, "copy", False), _flag(a, "replay", False)
+    if replay and not copy:
+        a.at("replay").error("a replay is a copy: play_card with 'replay: true' needs 'copy: true'")
+        a.ok = False
+    same_x = a.word("x", ("same", "energy"), "energy") == "same"
+    return N.PlayCard(a.cards(), _flag(a, "free", True), copy, target, to,
+                      a.name("as", False, "cards"), replay, same_x)
 
 
 # literal numbers of these fields are bounded by the named pack limit (see content/limits.py)
@@ -303,18 +327,23 @@ VERBS: dict[str, tuple[tuple[str, ...], tuple[str, ...], Callable[[Args], N.Node
     "lose_hp": (("amount",), _UNIT_AMOUNT,
                 lambda a: N.LoseHp(a.value("amount"), a.unit("to", SELF))),
     "heal": (("amount",), _UNIT_AMOUNT, lambda a: N.Heal(a.value("amount"), a.unit("to", SELF))),
+    "gain_max_hp": (("amount",), _UNIT_AMOUNT,
+                    lambda a: N.GainMaxHp(a.value("amount"), a.unit("to", SELF))),
     "gain_energy": (("amount",), ("amount",), lambda a: N.GainEnergy(a.value("amount"))),
     "gain_gold": (("amount",), ("amount",), lambda a: N.GainGold(a.value("amount"))),
     "apply": (("status", "amount"), ("status", "amount", "to"), _apply),
     "remove_status": (("status", "amount"), ("status", "amount", "from"), _remove),
     "draw": (("count",), ("count",), lambda a: N.DrawCards(a.value("count"))),
-    "add_card": (("card",), ("card", "to", "position", "upgraded", "count", "as"), _add_card),
+    "add_card": (("card",), ("card", "to", "position", "upgraded", "count", "as", "copy_of"),
+                 _add_card),
     "move": (("from",), (*_CARDS, "to", "position"), _move),
     "exhaust": (("from",), _CARDS, lambda a: N.ExhaustCard(a.cards())),
     "discard": (("from",), _CARDS, lambda a: N.DiscardCard(a.cards())),
     "remove_from_battle": (("from",), _CARDS, lambda a: N.RemoveFromBattle(a.cards())),
-    "play_card": (("from",), (*_CARDS, "free", "copy", "target", "to", "as"), _play_card),
+    "play_card": (("from",), (*_CARDS, "free", "copy", "target", "to", "as", "replay", "x"),
+                  _play_card),
     "upgrade": (("from",), _CARDS, lambda a: N.UpgradeCard(a.cards())),
+    "grow": (("number", "by"), ("number", "by"), _grow),
     "modify_cost": (("from",), (*_CARDS, "amount", "set_to", "duration"), _modify_cost),
     "transform": (("from",), (*_CARDS, "into", "pool"), _transform),
     "card_hook": (("kind", "op", "amount"), (*HOOK_KEYS, "turns", "scope"), _card_hook),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from ..enums import CardType, Keyword
+from ..enums import CardType, Keyword, Rarity
 
 
 # ---------------------------------------------------------------- values
@@ -38,7 +38,8 @@ class StacksOf:
 
 @dataclass(frozen=True, slots=True)
 class UnitStat:
-    """A number of a unit: ``hp``, ``max_hp``, ``block``; or ``energy`` / ``turn`` of the battle."""
+    """A number of a unit: ``hp``, ``max_hp``, ``block``, ``missing_hp``, ``hp_losses`` (times it
+    lost HP this battle); or ``energy`` / ``turn`` / ``hand_size`` of the battle."""
 
     stat: str
     unit: UnitSel | None = None
@@ -61,7 +62,42 @@ class RandInt:
     hi: Value
 
 
-Value = Union[int, Var, XCost, CountOf, StacksOf, UnitStat, BinOp, RandInt]
+@dataclass(frozen=True, slots=True)
+class Upgrades:
+    """How many times the source card instance was upgraded (0, 1, or more for a repeatable
+    upgrade): ``{upgrades: this}``."""
+
+
+Value = Union[int, Var, XCost, CountOf, StacksOf, UnitStat, BinOp, RandInt, Upgrades]
+
+
+def formula(v: Value, upgrades: int) -> int | None:
+    """A repeatable upgrade's number for ``upgrades`` upgrades: ``v`` of integers, arithmetic
+    and ``{upgrades: this}`` (None for any other value: the loader refuses it)."""
+    if type(v) is int:
+        return v
+    if isinstance(v, Upgrades):
+        return upgrades
+    if isinstance(v, BinOp):
+        a, b = formula(v.a, upgrades), formula(v.b, upgrades)
+        return None if a is None or b is None else arithmetic(v.op, a, b)
+    return None
+
+
+def arithmetic(op: str, a: int, b: int) -> int | None:
+    """``a op b`` for a BinOp's ``op`` (``div`` floors, and is 0 for a 0 divisor); None for
+    an unknown ``op``."""
+    if op == "add":
+        return a + b
+    if op == "sub":
+        return a - b
+    if op == "mul":
+        return a * b
+    if op == "div":
+        return a // b if b else 0
+    if op == "min":
+        return min(a, b)
+    return max(a, b) if op == "max" else None
 
 
 # ---------------------------------------------------------------- selectors
@@ -76,6 +112,11 @@ class CardFilter:
     upgraded: bool | None = None
     exclude_self: bool = False
     upgradable: bool | None = None  # has an upgrade it does not have yet
+    types: tuple[CardType, ...] = ()  # any of these types (``type: [attack, power]``)
+    rarity: tuple[Rarity, ...] = ()  # any of these rarities
+    character: str | None = None  # whose card it is
+    exclude_tags: tuple[str, ...] = ()  # none of these tags
+    replay: bool | None = None  # is (not) a replayed copy (``play_card`` with ``replay``)
 
 
 CARD_SOURCES = ("hand", "draw", "discard", "exhaust", "played", "drawn", "this", "var", "all")
@@ -138,7 +179,24 @@ class Not:
     cond: Cond
 
 
-Cond = Union[Compare, HasStatus, AllOf, AnyOf, Not, bool]
+@dataclass(frozen=True, slots=True)
+class Intends:
+    """The unit's planned intent is of ``kind`` (``attack``: any intent that deals damage, as
+    the game's ``getIntentBaseDmg() >= 0``)."""
+
+    kind: str
+    unit: UnitSel
+
+
+@dataclass(frozen=True, slots=True)
+class Same:
+    """Two unit selections pick the same unit (each exactly one)."""
+
+    a: UnitSel
+    b: UnitSel
+
+
+Cond = Union[Compare, HasStatus, AllOf, AnyOf, Not, Intends, Same, bool]
 
 COMPARE_OPS = ("lt", "le", "eq", "ne", "ge", "gt")
 BIN_OPS = ("add", "sub", "mul", "div", "min", "max")

@@ -130,12 +130,16 @@ class DrawCards:
 
 @dataclass(frozen=True, slots=True)
 class AddCards:
+    """``count`` new instances of ``card``, or with ``copy_of`` copies of each selected
+    instance (the game's makeStatEquivalentCopy: upgrades, own numbers, cost changes)."""
+
     card: str
     pile: PileScope = PileScope.HAND
     position: DrawPilePosition = DrawPilePosition.RANDOM
     upgraded: bool = False
     count: Value = 1
     var: str | None = None
+    copy_of: CardSel | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +174,9 @@ class PlayCard:
     ``free`` plays at no cost (else at its effective cost, skipped without the energy);
     ``target`` picks the unit a single-enemy card hits (default: a random living enemy);
     ``to`` is the authored destination (else step 5's rule); ``var`` binds the played cards.
+    ``replay`` (with ``copy``): the copy is a replay, which ends in no pile and which a card
+    filter's ``replay: false`` leaves out; ``same_x``: an X cost counts the scope's X (the
+    played card's, in a status's On Play) instead of the energy left (Double Tap).
     """
 
     select: CardSel
@@ -178,6 +185,8 @@ class PlayCard:
     target: UnitSel | None = None
     to: PileScope | None = None
     var: str | None = None
+    replay: bool = False
+    same_x: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +205,15 @@ COST_DURATIONS = ("turn", "battle", "run")
 @dataclass(frozen=True, slots=True)
 class UpgradeCard:
     select: CardSel
+
+
+@dataclass(frozen=True, slots=True)
+class GrowNumber:
+    """Add ``amount`` to a number of the card instance whose behaviour runs, for the rest of
+    the battle (Rampage): its text shows it and a copy of it keeps it."""
+
+    number: str
+    amount: Value
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +313,15 @@ class ExtraTurn:
 
 
 @dataclass(frozen=True, slots=True)
+class GainMaxHp:
+    """Raise the units' Max HP by ``amount``, and their HP by as much (the game's
+    ``increaseMaxHp(amount, true)``); the player's carries over to the run."""
+
+    amount: Value
+    target: UnitSel
+
+
+@dataclass(frozen=True, slots=True)
 class GainGold:
     amount: Value
 
@@ -310,10 +337,10 @@ Node = Union[
     Sequence, Branch, Loop, Foreach, While, Call, SetVar, SetObj,
     Choice, Wait, WaitUntil, AnimationGate,
     DrawCards, AddCards, MoveCard, ExhaustCard, DiscardCard, RemoveFromBattle, PlayCard,
-    ModifyCost, UpgradeCard,
+    ModifyCost, UpgradeCard, GrowNumber,
     TransformCard, RegisterCardHook,
     DealDamage, GainBlock, LoseHp, Heal, GainEnergy, ApplyStatus, RemoveStatus,
-    SpawnEnemy, Kill, Revive, EndTurn, ExtraTurn, GainGold, SetMove,
+    SpawnEnemy, Kill, Revive, EndTurn, ExtraTurn, GainGold, SetMove, GainMaxHp,
 ]
 
 NODE_TYPES: tuple[type, ...] = Node.__args__  # type: ignore[attr-defined]

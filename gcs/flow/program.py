@@ -36,7 +36,7 @@ Op = tuple[int, Any, Any, Any]
 
 # Actions that can neither queue work (no frame, lifecycle or status entry) nor pause.
 QUIET: tuple[type, ...] = (N.SetVar, N.SetObj, N.GainEnergy, N.GainGold, N.EndTurn, N.ExtraTurn,
-                           N.SetMove)
+                           N.SetMove, N.GrowNumber, N.GainMaxHp)
 PAUSES: tuple[type, ...] = (N.Choice, N.Wait, N.AnimationGate)
 LOOPS: tuple[type, ...] = (N.Loop, N.Foreach, N.While)
 # Nodes that are not actions: control flow and pausing.

@@ -59,6 +59,11 @@ def _card_op(e: Engine, node: N.Node, ctx: Ctx, uid: int) -> None:
             inst.set_card(inst.base, True)
             if e.hot:
                 e.record(CardModified(inst.uid, inst.card_id, "upgrade", True))
+        elif inst.upgraded and inst.active.repeatable:  # (Searing Blow: again and again)
+            inst.upgrades += 1
+            inst.refresh_numbers()
+            if e.hot:
+                e.record(CardModified(inst.uid, inst.card_id, "upgrade", True))
     elif isinstance(node, N.TransformCard):
         _transform(e, node, inst)
     elif isinstance(node, N.ModifyCost):
@@ -82,7 +87,8 @@ def _play_card(e: Engine, node: N.PlayCard, ctx: Ctx, inst: Any) -> None:
     if node.target is not None:
         picked = [u.uid for u in units_of(e, node.target, ctx) if u.alive and u.uid > 0]
         target = picked[0] if picked else -1
-    played = nested_play(e, inst, node.copy, node.free, target, node.to)
+    played = nested_play(e, inst, node.copy, node.free, target, node.to, node.replay,
+                         ctx.x if node.same_x else -1)
     if played is not None and node.var:
         ctx.objs[node.var][1].append(played.uid)
 
@@ -103,8 +109,10 @@ def _transform(e: Engine, node: N.TransformCard, inst: Any) -> None:
         if not pool:
             return
         new = pool[e.s.rng_cards.below(len(pool))]
+    # a new card: the old card's run (master-deck) and temporary cost changes and its own
+    # numbers do not carry over
+    inst.grown = None
     inst.set_card(new, False)
-    # a new card: the old card's run (master-deck) and temporary cost changes do not carry over
     inst.cost_delta = inst.battle_delta = inst.turn_delta = 0
     inst.battle_set = inst.turn_set = None
     if e.hot:
@@ -143,12 +151,31 @@ def _ex_add(e: Engine, node: N.AddCards, ctx: Ctx) -> None:
     if node.pile is PileScope.MASTER or node.pile is PileScope.ALL:
         raise FlowError(f"AddCards in {_where(e, ctx)} cannot create a battle card in "
                         f"{node.pile.name}; use HAND, DRAW, DISCARD or EXHAUST")
-    card = e.c.card(node.card)
     n = max(0, val(e, node.count, ctx))
-    e.charge(n, f"AddCards of {node.card!r} in {_where(e, ctx)}")
-    made = [C.create(e, card, node.pile, node.position, node.upgraded).uid for _ in range(n)]
+    if node.copy_of is not None:
+        s = e.s
+        srcs = [s.cards[i] for i in cards_of(e, node.copy_of, ctx)]
+        e.charge(n * len(srcs), f"AddCards of copies in {_where(e, ctx)}")
+        made = [C.create(e, src.base, node.pile, node.position, src.upgraded, src).uid
+                for src in srcs for _ in range(n)]
+    else:
+        card = e.c.card(node.card)
+        e.charge(n, f"AddCards of {node.card!r} in {_where(e, ctx)}")
+        made = [C.create(e, card, node.pile, node.position, node.upgraded).uid
+                for _ in range(n)]
     if node.var:
         ctx.objs[node.var] = ["c", made]
+
+
+def _ex_grow(e: Engine, node: N.GrowNumber, ctx: Ctx) -> None:
+    """The instance whose behaviour runs gains ``amount`` on one of its numbers (none: a card
+    that has left the battle, or a status's or a move's behaviour, grows nothing)."""
+    inst = e.s.cards.get(ctx.src) if ctx.src >= 0 else None
+    if inst is None or inst.pile is Pile.REMOVED or node.number not in inst.numbers:
+        return
+    inst.grow(node.number, val(e, node.amount, ctx))
+    if e.hot:
+        e.record(CardModified(inst.uid, inst.card_id, "numbers", inst.upgraded))
 
 
 def _ex_hook(e: Engine, node: N.RegisterCardHook, ctx: Ctx) -> None:
@@ -189,5 +216,5 @@ CARD_ACTIONS: Final[dict[type, Exec]] = {
     N.MoveCard: _ex_cards, N.ExhaustCard: _ex_cards, N.DiscardCard: _ex_cards,
     N.RemoveFromBattle: _ex_cards, N.PlayCard: _ex_play,
     N.ModifyCost: _ex_cards, N.UpgradeCard: _ex_cards, N.TransformCard: _ex_cards,
-    N.RegisterCardHook: _ex_hook,
+    N.RegisterCardHook: _ex_hook, N.GrowNumber: _ex_grow,
 }

@@ -149,7 +149,14 @@ def _ex_block(e: Engine, node: N.GainBlock, ctx: Ctx) -> None:
 
 def _ex_lose_hp(e: Engine, node: N.LoseHp, ctx: Ctx) -> None:
     amount = val(e, node.amount, ctx)
-    _per_unit(e, units_of(e, node.target, ctx), lambda u: U.lose_hp(e, u, amount))
+    owner = ctx.owner  # (the unit whose behaviour runs caused it: Rupture reads it)
+    _per_unit(e, units_of(e, node.target, ctx), lambda u: U.lose_hp(e, u, amount, owner))
+
+
+def _ex_max_hp(e: Engine, node: N.GainMaxHp, ctx: Ctx) -> None:
+    amount = val(e, node.amount, ctx)
+    for u in units_of(e, node.target, ctx):
+        U.gain_max_hp(e, u, amount)
 
 
 def _ex_heal(e: Engine, node: N.Heal, ctx: Ctx) -> None:
@@ -236,4 +243,5 @@ UNIT_ACTIONS: Final[dict[type, Exec]] = {
     N.GainEnergy: _ex_energy, N.ApplyStatus: _ex_apply, N.RemoveStatus: _ex_remove,
     N.SpawnEnemy: _ex_spawn, N.Kill: _ex_kill, N.Revive: _ex_revive, N.EndTurn: _ex_end_turn,
     N.ExtraTurn: _ex_extra_turn, N.GainGold: _ex_gold, N.SetMove: _ex_set_move,
+    N.GainMaxHp: _ex_max_hp,
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..battle.combat import random_enemy
@@ -20,14 +21,18 @@ from ..flow.exprs import (
     Cond,
     CountOf,
     HasStatus,
+    Intends,
     Not,
     RandInt,
+    Same,
     StacksOf,
     UnitSel,
     UnitStat,
+    Upgrades,
     Value,
     Var,
     XCost,
+    arithmetic,
 )
 
 if TYPE_CHECKING:
@@ -51,24 +56,16 @@ def val(e: Engine, v: Value, ctx: Ctx) -> int:
     if isinstance(v, UnitStat):
         return _stat(e, v, ctx)
     if isinstance(v, BinOp):
-        a = val(e, v.a, ctx)
-        b = val(e, v.b, ctx)
-        op = v.op
-        if op == "add":
-            return a + b
-        if op == "sub":
-            return a - b
-        if op == "mul":
-            return a * b
-        if op == "div":
-            return a // b if b else 0
-        if op == "min":
-            return min(a, b)
-        if op == "max":
-            return max(a, b)
-        raise FlowError(f"unknown value operator {op!r} (expected one of {', '.join(BIN_OPS)})")
+        got = arithmetic(v.op, val(e, v.a, ctx), val(e, v.b, ctx))
+        if got is None:
+            raise FlowError(f"unknown value operator {v.op!r} (expected one of "
+                            f"{', '.join(BIN_OPS)})")
+        return got
     if isinstance(v, RandInt):
         return e.s.rng_cards.between(val(e, v.lo, ctx), val(e, v.hi, ctx))
+    if isinstance(v, Upgrades):
+        inst = e.s.cards.get(ctx.src) if ctx.src >= 0 else None
+        return 0 if inst is None else inst.upgrades
     if isinstance(v, bool):
         return int(v)
     raise FlowError(f"not a value: {v!r}")
@@ -85,7 +82,9 @@ def var(e: Engine, name: str, ctx: Ctx) -> int:
     if ctx.src >= 0:
         inst = e.s.cards.get(ctx.src)
         if inst is not None:
-            numbers = inst.active.numbers
+            numbers: Mapping[str, int] | None = inst.own_numbers  # (grown, upgraded again)
+            if numbers is None:  # (its active card's)
+                numbers = inst.active.numbers
             if name in numbers:  # (a read-only mapping: ``in`` and ``[]``, no method calls)
                 return numbers[name]
     raise FlowError(f"value slot {name!r} is not set in this scope ({ctx.entry or 'entry'})")
@@ -111,6 +110,8 @@ def _stat(e: Engine, v: UnitStat, ctx: Ctx) -> int:
         return u.block
     if v.stat == "missing_hp":
         return u.max_hp - u.hp
+    if v.stat == "hp_losses":
+        return u.hp_losses
     raise FlowError(f"unknown unit stat {v.stat!r}")
 
 
@@ -143,7 +144,20 @@ def test(e: Engine, c: Cond, ctx: Ctx) -> bool:
         return any(test(e, x, ctx) for x in c.conds)
     if isinstance(c, Not):
         return not test(e, c.cond, ctx)
+    if isinstance(c, Intends):
+        return any(_intends(u, c.kind) for u in units_of(e, c.unit, ctx))
+    if isinstance(c, Same):
+        one, two = units_of(e, c.a, ctx), units_of(e, c.b, ctx)
+        return len(one) == 1 and len(two) == 1 and one[0] is two[0]
     raise FlowError(f"not a condition: {c!r}")
+
+
+def _intends(u: Unit, kind: str) -> bool:
+    """Is the living unit's shown intent of ``kind`` (``attack``: it deals damage)?"""
+    it = u.intent
+    if it is None or not u.alive or u.uid == 0:
+        return False
+    return it.damage is not None if kind == "attack" else it.kind.value == kind
 
 
 # ---------------------------------------------------------------- selectors

@@ -59,7 +59,7 @@ def card_face(game: Game, inst: CardInstance, *, playable: bool = False,
     whether it can be played now, or why not."""
     d = inst.active
     return {
-        "uid": inst.uid, "id": inst.card_id, "name": d.name, "type": d.type.value,
+        "uid": inst.uid, "id": inst.card_id, "name": inst.name, "type": d.type.value,
         "rarity": d.rarity.value, "upgraded": inst.upgraded,
         "cost": "X" if d.x_cost else game.get_effective_energy_cost(inst),
         "base_cost": "X" if d.x_cost else d.cost,

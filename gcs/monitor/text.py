@@ -28,7 +28,7 @@ def _face(game: Game, i: int, c: CardInstance, playable: bool) -> str:
     """One hand card as the page's face reads: index, name, cost, type, text (and why not)."""
     cost = "X" if c.active.x_cost else str(game.get_effective_energy_cost(c))
     mark = " " if playable else "x"
-    return (f"  {mark} {i}: {c.active.name} [{cost}] {c.active.type.value}: "
+    return (f"  {mark} {i}: {c.name} [{cost}] {c.active.type.value}: "
             f"{game.format_description(c)}")
 
 

@@ -83,6 +83,7 @@ def finish_battle(e: Engine, won: bool, reward: str | None = None) -> None:
     s = e.s
     player = s.units[0]
     s.hp = player.hp if won else 0  # the run's HP, the result, no reward waiting any more
+    s.max_hp = player.max_hp  # (raised in the battle: Feed)
     s.result = won
     s.rewards = None
     if e.hot:

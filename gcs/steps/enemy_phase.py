@@ -226,7 +226,8 @@ def run_plain_intent(e: Engine, u: Unit, m: MoveDef, plan: PlainIntent) -> bool:
     the combat primitives their executors call for the move's scope (owner ``u``, target the
     player, no card, no status), with the engine steps ``start_entry`` counts for it inline.
     None of them can queue work: a hit on a player holding no ``hit_or_death_statuses`` queues
-    no reaction, block queues nothing, an applied status has no On Apply branch. True when
+    no reaction, block on an enemy holding no ``block_gained_statuses`` queues nothing, an
+    applied status has no On Apply branch. True when
     done; False, with nothing done, when not sure (the interpreter runs it then: the player
     holds such a status, the step guard stops it part-way, or it reads a slot the move lacks)."""
     s = e.s
@@ -234,6 +235,11 @@ def run_plain_intent(e: Engine, u: Unit, m: MoveDef, plan: PlainIntent) -> bool:
     held = player.statuses
     if held and not e.c.hit_or_death_statuses.isdisjoint(held):
         return False
+    mine = u.statuses
+    if mine:  # (its own block would queue its on_block_gained branches)
+        reacts = e.c.block_gained_statuses
+        if reacts and not reacts.isdisjoint(mine):
+            return False
     steps_ = plan.steps
     if s.steps + steps_ > e.step_limit:
         return False

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from ..battle import frames as K
-from ..battle.cards import lifecycle_entries, move, push_entries, to_exhaust
+from ..battle.cards import lifecycle_entries, move, push_entries, remove_from_battle, to_exhaust
 from ..battle.combat import status_entries
 from ..battle.play import commit_play
 from ..battle.roles import roles_of
@@ -97,7 +97,9 @@ class Destination(Step):
         inst = s.cards.get(uid)
         if inst is not None and inst.pile is PILE_LIMBO:
             dest: str = data[3]
-            if dest:
+            if inst.replay:  # (a replayed copy: purged, in no pile)
+                remove_from_battle(e, inst)
+            elif dest:
                 move(e, inst, PileScope(dest))
             elif KW_EXHAUST in inst.active.keywords:
                 to_exhaust(e, inst, PILE_LIMBO)
@@ -136,9 +138,13 @@ def _status_on_play(e: Engine, ctx: Ctx, uid: int) -> None:
     units = s.units
     player = units[0]
     if player.statuses and roles_of(e, player) & ON_PLAY and uid in s.cards:
-        entries = [(n, c) for n, c in lifecycle_entries(e, s.cards[uid], "on_play") if c.status]
+        inst = s.cards[uid]
+        entries = [(n, c) for n, c in lifecycle_entries(e, inst, "on_play") if c.status]
+        x_cost = inst.active.x_cost
         for _, c in entries:
             c.target = ctx.target
+            if x_cost:  # (an X-cost card's X: a replay of it counts the same)
+                c.x = ctx.x
     for k in range(1, len(units)):
         u = units[k]
         if u.alive and u.statuses and roles_of(e, u) & ON_PLAY:
