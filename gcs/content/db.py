@@ -398,6 +398,19 @@ class Content:
         except (KeyError, IndexError):
             raise UnknownIdError(f"no node {index} in program {key!r}") from None
 
+    # ------------------------------------------------------------ copies
+    def __reduce__(self) -> tuple[object, tuple[str, bytes]]:
+        """Pickles as its digest and definitions (gcs/content/pickled.py)."""
+        from .pickled import reduce_content
+
+        return reduce_content(self)
+
+    def __copy__(self) -> Content:
+        return self  # immutable: a copy is the content itself
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Content:
+        return self
+
     def __repr__(self) -> str:
         return (
             f"Content({self.pack_id!r}: {len(self.cards)} cards, {len(self.statuses)} statuses, "
