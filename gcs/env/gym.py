@@ -18,6 +18,7 @@ from ..content.db import Content
 from ..errors import GameError, IllegalActionError
 from ..game import Game
 from . import args
+from . import state as envstate
 from ._extra import missing_gym_extra
 from .actions import MAX_CHOICES, MAX_ENEMIES, MAX_HAND, ActionLayout
 from .observe import Array, Observer
@@ -133,6 +134,22 @@ class GcsEnv(gym.Env[Any, np.int64]):
     def legal_actions(self) -> list[Action]:
         """The legal actions now, one per legal index, in mask order."""
         return list(self.episode.slots.values())
+
+    def get_state(self) -> dict[str, Any]:
+        """The env's state as JSON data (the game's save, the episode's counters, the random
+        generator that draws the next episodes); ``set_state`` returns to it."""
+        return envstate.dump(self.episode, self.np_random, self._illegal)
+
+    def set_state(self, state: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        """Return to a state of ``get_state`` (of an env of the same task and content): the
+        same actions then give the same observations, rewards and infos. Returns the state's
+        observation and info; a bad state raises ArgumentError (SaveError for a bad save in
+        it) and changes nothing."""
+        restored = envstate.check(self.episode, self.np_random, state)
+        restored.apply(self.episode)
+        self._np_random = restored.rng
+        self._illegal = restored.illegal
+        return self._observe(), self._info()
 
     def flatten(self, obs: dict[str, Array]) -> Array:
         """The flat vector (``flat=True`` layout) of a ``Dict`` observation."""

@@ -129,6 +129,20 @@ class Episode:
         self.result: bool | None = None  # True won, False lost, None running or truncated
         self.done = True
 
+    # A pickle or copy leaves out the legal mapping (``gcs.Action`` values) and makes it again
+    # from the game, as ``set_state`` does: none once the episode ended.
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "slots"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.slots = self.legal_slots()
+
+    def legal_slots(self) -> dict[int, Action]:
+        """The legal mapping of the game as the last step left it (none once it ended)."""
+        g = self.game
+        return {} if g is None or self.result is not None else self.layout.slots(g)
+
     @property
     def encounter(self) -> str | None:
         """The encounter being fought (None before the first reset)."""

@@ -14,6 +14,7 @@ from typing import Any
 from ..content.db import Content
 from ..errors import GameError
 from . import args
+from . import state as envstate
 from ._extra import missing_gym_extra
 from .actions import ActionLayout
 from .observe import Array, Observer
@@ -124,6 +125,26 @@ class GcsVectorEnv(VectorEnv[Any, Any, Any]):
         """The legality masks of every episode, shape ``(num_envs, n_actions)`` (int8)."""
         return self._buf["action_mask"].copy()
 
+    def get_state(self, index: int) -> dict[str, Any]:
+        """The state of episode ``index`` as JSON data (the format of ``GcsEnv.get_state``)."""
+        i = args.integer("get_state", "index", index, 0, self.num_envs - 1)
+        rng = self._rngs[i]
+        if rng is None:
+            raise GameError("call reset() before get_state()")
+        return envstate.dump(self.episodes[i], rng, bool(self._illegal[i]))
+
+    def set_state(self, index: int, state: dict[str, Any]) -> None:
+        """Return episode ``index`` to a state of ``get_state`` (of this env or of a ``GcsEnv``
+        of the same task and content); its next ``step`` goes on from there (an ended episode
+        resets, as after any end). A bad state raises ArgumentError and changes nothing."""
+        i = args.integer("set_state", "index", index, 0, self.num_envs - 1)
+        restored = envstate.check(self.episodes[i], self._rngs[i], state)
+        restored.apply(self.episodes[i])
+        self._rngs[i] = restored.rng
+        self._illegal[i] = restored.illegal
+        self._autoreset[i] = restored.done
+        self._write(i)
+
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release: every episode lives in this process."""
 
@@ -148,15 +169,27 @@ class GcsVectorEnv(VectorEnv[Any, Any, Any]):
         return {k: v.copy() for k, v in buf.items()} if self.copy else buf
 
     def _infos(self) -> dict[str, Any]:
-        ones = np.ones(self.num_envs, dtype=np.bool_)
+        """The infos ``SyncVectorEnv`` merges from ``GcsEnv``'s: the same keys, each with its
+        ``_key`` mask; text and None-or-bool values in object arrays."""
+        n = self.num_envs
         eps = self.episodes
-        return {
-            "action_mask": self._buf["action_mask"].copy(), "_action_mask": ones,
-            "illegal_action": self._illegal.copy(), "_illegal_action": ones,
-            "battles_won": np.array([e.won_battles for e in eps]), "_battles_won": ones,
+        legal = np.empty(n, dtype=object)
+        encounter = np.empty(n, dtype=object)
+        won = np.empty(n, dtype=object)
+        for i, e in enumerate(eps):
+            legal[i] = [str(a) for a in e.slots.values()]
+            encounter[i] = e.encounter
+            won[i] = e.result
+        out: dict[str, Any] = {
+            "action_mask": self._buf["action_mask"].copy(),
             "turn": np.array([e.game.turn_number if e.game else 0 for e in eps]),
-            "_turn": ones,
+            "legal_actions": legal, "illegal_action": self._illegal.copy(),
+            "encounter": encounter, "battles_won": np.array([e.won_battles for e in eps]),
+            "won": won,
         }
+        for key in list(out):
+            out["_" + key] = np.ones(n, dtype=np.bool_)
+        return out
 
 
 def _indices(actions: Any, n: int, n_actions: int) -> list[int]:
