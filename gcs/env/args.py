@@ -63,6 +63,13 @@ def boolean(call: str, name: str, v: object) -> bool:
     return v
 
 
+def choice(call: str, name: str, v: object, options: Sequence[str]) -> str:
+    """One of the texts ``options``."""
+    if not isinstance(v, str) or v not in options:
+        raise bad(call, name, "one of " + ", ".join(repr(o) for o in options), v)
+    return v
+
+
 def action_index(call: str, v: object, n: int) -> int:
     """An action index of ``Discrete(n)``: an int, a numpy integer or a 0-d integer array."""
     if getattr(v, "ndim", None) == 0 and getattr(getattr(v, "dtype", None), "kind", "") in (

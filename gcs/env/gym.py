@@ -22,6 +22,7 @@ from . import state as envstate
 from ._extra import missing_gym_extra
 from .actions import MAX_CHOICES, MAX_ENEMIES, MAX_HAND, ActionLayout
 from .observe import Array, Observer
+from .observe_extra import DEFAULT, OBSERVATIONS
 from .registry import ALL
 from .task import Episode, Task, make_task, task_content
 
@@ -50,7 +51,8 @@ class GcsEnv(gym.Env[Any, np.int64]):
     def __init__(self, content: Content | None = None, encounter: str | Sequence[str] = "jaw_worm",
                  *, run: bool = False, shuffle: bool = False,
                  deck: Sequence[str] | str | None = None, flat: bool = False,
-                 render_mode: str | None = None, **task: Any) -> None:
+                 observation: str = DEFAULT, render_mode: str | None = None,
+                 **task: Any) -> None:
         if content is None:
             content = _builtin()
         if not isinstance(content, Content):
@@ -60,12 +62,15 @@ class GcsEnv(gym.Env[Any, np.int64]):
             encounter = sorted(content.encounters)
         self.task: Task = make_task(encounter, run=run, shuffle=shuffle, deck=deck, **task)
         args.boolean("GcsEnv", "flat", flat)
+        args.choice("GcsEnv", "observation", observation, OBSERVATIONS)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise args.bad("GcsEnv", "render_mode", "None or 'ansi'", render_mode)
         self.content = content
         self.layout = ActionLayout(sorted(content.cards))
         self.episode = Episode(task_content(content, self.task), self.task, self.layout)
-        self.observer = Observer(content, self.layout, max_turns=self.task.max_turns)
+        self.observer = Observer(content, self.layout, max_turns=self.task.max_turns,
+                                 observation=observation)
+        self.observation = observation
         self.flat = flat
         self.render_mode = render_mode
         self.observation_space = (self.observer.flat_space if flat
@@ -73,6 +78,12 @@ class GcsEnv(gym.Env[Any, np.int64]):
         self.action_space = spaces.Discrete(self.layout.n)
         self._buf = self.observer.buffers(1)
         self._illegal = False
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """An unpickled or deep-copied env: its observation buffers made again for its
+        encoder (the Episode makes its legal mapping again from the game)."""
+        self.__dict__.update(state)
+        self._buf = self.observer.adopt(self._buf)
 
     # ------------------------------------------------------------ gymnasium API
     @property

@@ -18,6 +18,7 @@ from . import state as envstate
 from ._extra import missing_gym_extra
 from .actions import ActionLayout
 from .observe import Array, Observer
+from .observe_extra import DEFAULT, OBSERVATIONS
 from .registry import ALL
 from .task import Episode, make_task, task_content
 
@@ -39,8 +40,8 @@ class GcsVectorEnv(VectorEnv[Any, Any, Any]):
     def __init__(self, num_envs: int = 16, content: Content | None = None,
                  encounter: str | Sequence[str] = "jaw_worm", *, run: bool = False,
                  shuffle: bool = False, deck: Sequence[str] | str | None = None,
-                 flat: bool = False, copy: bool = True, render_mode: str | None = None,
-                 **task: Any) -> None:
+                 flat: bool = False, copy: bool = True, observation: str = DEFAULT,
+                 render_mode: str | None = None, **task: Any) -> None:
         num_envs = args.integer("GcsVectorEnv", "num_envs", num_envs, 1, args.MAX_ENVS)
         if render_mode is not None:
             raise GameError("GcsVectorEnv does not render; use GcsEnv(render_mode='ansi')")
@@ -57,9 +58,12 @@ class GcsVectorEnv(VectorEnv[Any, Any, Any]):
                               call="GcsVectorEnv", **task)
         args.boolean("GcsVectorEnv", "flat", flat)
         args.boolean("GcsVectorEnv", "copy", copy)
+        args.choice("GcsVectorEnv", "observation", observation, OBSERVATIONS)
         self.content = content
         self.layout = ActionLayout(sorted(content.cards))
-        self.observer = Observer(content, self.layout, max_turns=self.task.max_turns)
+        self.observer = Observer(content, self.layout, max_turns=self.task.max_turns,
+                                 observation=observation)
+        self.observation = observation
         played = task_content(content, self.task)
         self.episodes = [Episode(played, self.task, self.layout) for _ in range(num_envs)]
         self.num_envs = num_envs
@@ -74,6 +78,11 @@ class GcsVectorEnv(VectorEnv[Any, Any, Any]):
         self._rngs: list[np.random.Generator | None] = [None] * num_envs
         self._autoreset = np.zeros(num_envs, dtype=np.bool_)
         self._illegal = np.zeros(num_envs, dtype=np.bool_)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """An unpickled or deep-copied env: its observation buffers made again for its encoder."""
+        self.__dict__.update(state)
+        self._buf = self.observer.adopt(self._buf)
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
