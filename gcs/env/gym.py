@@ -190,7 +190,7 @@ class GcsEnv(gym.Env[Any, np.int64]):
         ep = self.episode
         g = ep.game
         assert g is not None
-        return {"action_mask": self.action_masks(), "turn": g.turn_number,
+        return {"action_mask": self._buf["action_mask"][0].copy(), "turn": g.turn_number,
                 "legal_actions": [str(a) for a in ep.slots.values()],
                 "illegal_action": self._illegal, "encounter": ep.encounter,
                 "battles_won": ep.won_battles, "won": ep.result}
