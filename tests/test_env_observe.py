@@ -176,3 +176,23 @@ def test_check_env_is_clean_with_the_options(observation: str, flat: bool) -> No
     from gymnasium.utils.env_checker import check_env
 
     check_env(gymnasium.make("gcs/Act1Short-v0", observation=observation, flat=flat).unwrapped)
+
+
+def test_the_encoder_writes_any_arrays_of_the_right_shapes_alike() -> None:
+    """Rows of its own buffers, and plain numpy arrays (a slower path), get the same values;
+    a row is rewritten whole (nothing of the state written before it stays)."""
+    env = GcsEnv(**dict(gymnasium.spec("gcs/FightRandomDeck-v0").kwargs, random_cards=15),
+                 observation="privileged")
+    own = env.observer.buffers(3)
+    plain = {k: np.full_like(v, 3) for k, v in own.items()}
+    rng = np.random.default_rng(2)
+    _, info = env.reset(seed=1)
+    for step in range(200):
+        row = step % 3
+        ep = env.episode
+        for out in (own, plain):
+            env.observer.write(ep.game, ep.slots, out, row, floor=0.0, is_run=False)
+        assert all(np.array_equal(own[k][row], plain[k][row]) for k in own)
+        _, _, te, tr, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if te or tr:
+            _, info = env.reset()
