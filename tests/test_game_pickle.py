@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import gcs.content.pickled as pickled
-from gcs import Action, Game
+from gcs import Action, Content, Game
 from gcs.content.loader import builtin_content
 from gcs.events import CardPlayed
 
@@ -88,3 +88,20 @@ def test_a_game_unpickles_in_another_process() -> None:
     out = subprocess.run([*here, "-c", code, pickle.dumps(g.to_json()).hex()],
                          input=pickle.dumps(g), capture_output=True, check=True)
     assert out.stdout.decode().strip() == "True"
+
+
+def test_a_content_without_a_digest_is_built_again_at_every_unpickling() -> None:
+    parts = pickled.parts_of(builtin_content())
+    c = Content(pack_id=parts.pack_id, cards=parts.cards, statuses=parts.statuses,
+                enemies=parts.enemies, encounters=parts.encounters,
+                characters=parts.characters, reward_tables=parts.reward_tables,
+                graphs=parts.graphs)
+    assert c.digest == ""
+    data = pickle.dumps(c)
+    a, b = pickle.loads(data), pickle.loads(data)
+    assert a is not c and b is not a and pickled.parts_of(a) == parts
+    g = Game(c, seed=3)
+    g.start_battle("cultist")
+    g.settle()
+    loaded = pickle.loads(pickle.dumps(g))
+    assert loaded == g and _rest(loaded) == _rest(g)
