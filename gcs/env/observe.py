@@ -284,7 +284,12 @@ class Observer:
         status_index = v.status_index
         ns = sizes[1]
         if player.statuses:
-            _put_statuses(ps_a, row * ns, player.statuses, status_index)
+            b = row * ns
+            for sid, n in player.statuses.items():
+                j = status_index.get(sid)
+                if j is not None:
+                    x = n / 10.0
+                    ps_a[b + j] = LIMIT if x > LIMIT else -LIMIT if x < -LIMIT else x
         # enemies and their intents
         incoming = 0
         enemy_id = v.enemy_id
@@ -311,7 +316,12 @@ class Observer:
                 en_a[b + 8] = _clip((it.block or 0) / 30.0)
                 en_a[b + 9 + _KIND_INDEX[it.kind]] = 1.0
             if u.statuses:
-                _put_statuses(es_a, (row * MAX_ENEMIES + t) * ns, u.statuses, status_index)
+                b = (row * MAX_ENEMIES + t) * ns
+                for sid, n in u.statuses.items():
+                    j = status_index.get(sid)
+                    if j is not None:
+                        x = n / 10.0
+                        es_a[b + j] = LIMIT if x > LIMIT else -LIMIT if x < -LIMIT else x
         st[17] = _clip(incoming / max_hp)
         # the hand: static card rows, then the effective cost and whether it can be played now
         play0, choice0 = lay.play0, lay.choice0
@@ -326,7 +336,8 @@ class Observer:
             hid_a[row * MAX_HAND + h] = cid
             b = (row * MAX_HAND + h) * cf
             h_a[b:b + cf] = rows[2 * cid + (1 if inst.upgraded else 0)]
-            h_a[b + 2] = _clip(effective_cost(e, inst, hooks) / 3.0)
+            x = effective_cost(e, inst, hooks) / 3.0  # (>= 0)
+            h_a[b + 2] = x if x < LIMIT else LIMIT
             if h in playable:
                 h_a[b + _PLAYABLE] = 1.0
         # piles and the master deck as counts per card
@@ -398,15 +409,6 @@ class Observer:
         for key, at, starts in self._onehot:
             out[at + starts + obs[key].reshape(-1)] = 1.0
         return out
-
-
-def _put_statuses(a: array[float], base: int, statuses: dict[str, int],
-                  index: dict[str, int]) -> None:
-    """A unit's status stacks /10 (clipped) at ``base`` of ``a`` (a zeroed row)."""
-    for sid, n in statuses.items():
-        i = index.get(sid)
-        if i is not None:
-            a[base + i] = _clip(n / 10.0)
 
 
 def _stored(row: Array) -> array[float]:

@@ -78,6 +78,7 @@ class GcsVectorEnv(VectorEnv[Any, Any, Any]):
         self._rngs: list[np.random.Generator | None] = [None] * num_envs
         self._autoreset = np.zeros(num_envs, dtype=np.bool_)
         self._illegal = np.zeros(num_envs, dtype=np.bool_)
+        self._ones = np.ones(num_envs, dtype=np.bool_)  # (each info's ``_key`` mask copies it)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """An unpickled or deep-copied env: its observation buffers made again for its encoder."""
@@ -196,8 +197,9 @@ class GcsVectorEnv(VectorEnv[Any, Any, Any]):
             "encounter": encounter, "battles_won": np.array([e.won_battles for e in eps]),
             "won": won,
         }
+        ones = self._ones
         for key in list(out):
-            out["_" + key] = np.ones(n, dtype=np.bool_)
+            out["_" + key] = ones.copy()
         return out
 
 
