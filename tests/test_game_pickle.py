@@ -65,7 +65,11 @@ def test_copy_and_deepcopy_are_clones_without_subscribers() -> None:
 
 def test_a_content_copies_as_itself_and_pickles_as_its_definitions() -> None:
     c = builtin_content()
-    assert copy.copy(c) is c and copy.deepcopy(c) is c
+    assert copy.deepcopy(c) is c
+    shallow = copy.copy(c)  # a distinct content of the same definitions
+    assert shallow is not c and shallow.digest == c.digest
+    assert pickled.parts_of(shallow) == pickled.parts_of(c)
+    assert all(a is b for a, b in zip(shallow.cards.values(), c.cards.values(), strict=True))
     data = pickle.dumps(c)
     assert pickle.loads(data) is c
     known = dict(pickled._KNOWN)

@@ -406,10 +406,13 @@ class Content:
         return reduce_content(self)
 
     def __copy__(self) -> Content:
-        return self  # immutable: a copy is the content itself
+        """A distinct content built from the same definitions (its own lookup tables)."""
+        from .pickled import built, parts_of
+
+        return built(parts_of(self), self.digest)
 
     def __deepcopy__(self, memo: dict[int, object]) -> Content:
-        return self
+        return self  # the definitions are immutable: a deep copy of a game or env shares them
 
     def __repr__(self) -> str:
         return (

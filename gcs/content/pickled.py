@@ -7,7 +7,8 @@ cache hit does: nothing is validated again (the pack was validated when it was f
 and a pickle is trusted data, like any pickle). A process keeps the contents it pickled or
 unpickled by digest: a content unpickled where one of its digest already lives *is* that
 object, so games, envs and copies of them in one process share one content. A content with an
-empty digest (built by hand) is rebuilt at every unpickling.
+empty digest (built by hand) is rebuilt at every unpickling. ``copy.copy`` of a content builds
+a distinct one from the same definitions; ``copy.deepcopy`` is the content itself.
 """
 
 from __future__ import annotations
@@ -30,6 +31,14 @@ def parts_of(content: Content) -> Parts:
                  tuple(content.statuses.values()), tuple(content.enemies.values()),
                  tuple(content.encounters.values()), tuple(content.characters.values()),
                  tuple(content.reward_tables.values()), dict(content.graphs))
+
+
+def built(parts: Parts, digest: str) -> Content:
+    """A content built from ``parts`` (nothing validated: they were when first loaded)."""
+    return Content(pack_id=parts.pack_id, cards=parts.cards, statuses=parts.statuses,
+                   enemies=parts.enemies, encounters=parts.encounters,
+                   characters=parts.characters, reward_tables=parts.reward_tables,
+                   graphs=parts.graphs, digest=digest)
 
 
 def _remember(content: Content, data: bytes) -> None:
@@ -60,10 +69,7 @@ def restore_content(digest: str, data: bytes) -> Content:
         parts = pickle.loads(data)
     if not isinstance(parts, Parts):
         raise pickle.UnpicklingError("a pickled gcs.Content holds no content definitions")
-    content = Content(pack_id=parts.pack_id, cards=parts.cards, statuses=parts.statuses,
-                      enemies=parts.enemies, encounters=parts.encounters,
-                      characters=parts.characters, reward_tables=parts.reward_tables,
-                      graphs=parts.graphs, digest=digest)
+    content = built(parts, digest)
     if digest:
         _remember(content, data)
     return content
