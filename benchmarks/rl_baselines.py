@@ -10,7 +10,8 @@ which of the four run) and, when sb3-contrib (and torch)
 are installed, ``MaskablePPO`` (``MultiInputPolicy`` on the Dict observation, 4 envs, default
 hyper-parameters, one torch thread) trained for ``--ppo-steps`` steps, then played deterministically with its
 mask. Each policy plays the same ``--episodes`` evaluation episodes (seeds ``seed + i``).
-Prints one Markdown table: win rate, mean battles won, mean return. Results are exact for a
+Prints one Markdown table: win rate with its 95% Wilson interval, mean battles won, mean
+return. Results are exact for a
 seed (PPO: up to torch's own nondeterminism); the output format is stable.
 """
 
@@ -27,6 +28,7 @@ import numpy as np
 import gcs.env
 from gcs.agents import HeuristicAgent, SearchAgent
 from gcs.env.gym import GcsEnv
+from gcs.report.stats import wilson
 from gcs.sim.policies import GreedyPolicy
 
 Chooser = Callable[[GcsEnv, Any], int]
@@ -135,8 +137,9 @@ def main() -> None:
                 print(f"| `{task}` | {name} | not installed | - | - | - |")
                 continue
             win, battles, ret = evaluate(task, choose, n, args.seed)
-            print(f"| `{task}` | {name} | {budget} | {win:.1%} ({n} episodes) | {battles:.2f} "
-                  f"| {ret:+.2f} |", flush=True)
+            lo, hi = wilson(round(win * n), n)
+            print(f"| `{task}` | {name} | {budget} | {win:.1%} [{lo:.1%}, {hi:.1%}] ({n} "
+                  f"episodes) | {battles:.2f} | {ret:+.2f} |", flush=True)
 
 
 if __name__ == "__main__":

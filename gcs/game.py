@@ -567,6 +567,18 @@ class Game:
             defer(g._e, g._e.s.clone())  # (the calls from now on run from the loaded state)
         return g
 
+    # pickle and copy (docs/api.md, Copies and saves): a pickle is the save (``to_json``) plus
+    # the content (gcs/content/pickled.py); ``copy``/``deepcopy`` are ``clone``. Neither keeps
+    # subscribers, as a clone keeps none.
+    def __reduce__(self) -> tuple[Any, tuple[Content, dict[str, Any]]]:
+        return _unpickle, (self.content, self.to_json())
+
+    def __copy__(self) -> Game:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self.clone()
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
             return NotImplemented
@@ -583,6 +595,11 @@ class Game:
         return (f"<Game {s.phase.name} turn {s.turn} hp {p.hp} energy {s.energy} "
                 f"hand {len(s.hand)} draw {len(s.draw)} discard {len(s.discard)} | {foes}>")
 
+
+
+def _unpickle(content: Content, data: dict[str, Any]) -> Game:
+    """A pickled game: its save loaded on its content."""
+    return Game.from_json(content, data)
 
 
 # every public call: handler failures raised after the wave, rollback on errors, and no

@@ -394,6 +394,22 @@ class Content:
         except (KeyError, IndexError):
             raise UnknownIdError(f"no node {index} in program {key!r}") from None
 
+    # ------------------------------------------------------------ copies
+    def __reduce__(self) -> tuple[object, tuple[str, bytes]]:
+        """Pickles as its digest and definitions (gcs/content/pickled.py)."""
+        from .pickled import reduce_content
+
+        return reduce_content(self)
+
+    def __copy__(self) -> Content:
+        """A distinct content built from the same definitions (its own lookup tables)."""
+        from .pickled import built, parts_of
+
+        return built(parts_of(self), self.digest)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Content:
+        return self  # the definitions are immutable: a deep copy of a game or env shares them
+
     def __repr__(self) -> str:
         return (
             f"Content({self.pack_id!r}: {len(self.cards)} cards, {len(self.statuses)} statuses, "

@@ -28,6 +28,7 @@ from .limits import (
     MAX_PROBLEMS,
     Limits,
 )
+from .pickled import built as _content  # (a content from its parts, as an unpickling builds it)
 from .problems import Ctx, Env, Key, Problem, Sink, check_keys, get_map, get_str, listing
 from .schema import COMPILERS, ID_RE, LABELS, SECTIONS, Parts, Source
 
@@ -300,13 +301,6 @@ def _check_cycles(sink: Sink) -> None:
 
 
 # ---------------------------------------------------------------- public API
-
-
-def _content(parts: Parts, digest: str) -> Content:
-    return Content(pack_id=parts.pack_id, cards=parts.cards, statuses=parts.statuses,
-                   enemies=parts.enemies, encounters=parts.encounters,
-                   characters=parts.characters, reward_tables=parts.reward_tables,
-                   graphs=parts.graphs, digest=digest)
 
 
 def _limits(raw: object, ctx: Ctx) -> Limits:

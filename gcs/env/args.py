@@ -23,6 +23,7 @@ MAX_ENVS = 10_000  # episodes of one GcsVectorEnv (each holds its observation bu
 MAX_LIMIT = 10**9  # max_turns, max_steps
 MAX_SEED = 2**128  # an episode seed (gymnasium's generators take any non-negative int)
 MAX_ENCOUNTERS = 10_000
+SPLITS = ("train", "test")  # the sides of a held-out card split (card_split)
 
 
 def _shown(v: object) -> str:
@@ -60,6 +61,13 @@ def real(call: str, name: str, v: object) -> float:
 def boolean(call: str, name: str, v: object) -> bool:
     if not isinstance(v, bool):
         raise bad(call, name, "True or False", v)
+    return v
+
+
+def choice(call: str, name: str, v: object, options: Sequence[str]) -> str:
+    """One of the texts ``options``."""
+    if not isinstance(v, str) or v not in options:
+        raise bad(call, name, "one of " + ", ".join(repr(o) for o in options), v)
     return v
 
 
@@ -124,6 +132,15 @@ def task_fields(call: str, kwargs: dict[str, Any], known: Sequence[str]) -> dict
             out[k] = integer(call, k, v, 0, MAX_RANDOM_CARDS)
         elif k in ("max_turns", "max_steps"):
             out[k] = integer(call, k, v, 1, MAX_LIMIT)
+        elif k == "card_split":
+            out[k] = None if v is None else choice(call, k, v, SPLITS)
+        elif k == "split_seed":
+            out[k] = integer(call, k, v, 0, MAX_SEED)
+        elif k == "holdout":
+            x = real(call, k, v)
+            if not 0.0 < x < 1.0:
+                raise bad(call, k, "a fraction between 0 and 1 (exclusive)", v)
+            out[k] = x
         else:  # illegal_penalty, shaping
             out[k] = real(call, k, v)
     return out

@@ -18,9 +18,11 @@ from ..content.db import Content
 from ..errors import GameError, IllegalActionError
 from ..game import Game
 from . import args
+from . import state as envstate
 from ._extra import missing_gym_extra
 from .actions import MAX_CHOICES, MAX_ENEMIES, MAX_HAND, ActionLayout
 from .observe import Array, Observer
+from .observe_extra import DEFAULT, OBSERVATIONS
 from .registry import ALL
 from .task import Episode, Task, make_task, task_content
 
@@ -49,7 +51,8 @@ class GcsEnv(gym.Env[Any, np.int64]):
     def __init__(self, content: Content | None = None, encounter: str | Sequence[str] = "jaw_worm",
                  *, run: bool = False, shuffle: bool = False,
                  deck: Sequence[str] | str | None = None, flat: bool = False,
-                 render_mode: str | None = None, **task: Any) -> None:
+                 observation: str = DEFAULT, render_mode: str | None = None,
+                 **task: Any) -> None:
         if content is None:
             content = _builtin()
         if not isinstance(content, Content):
@@ -59,12 +62,15 @@ class GcsEnv(gym.Env[Any, np.int64]):
             encounter = sorted(content.encounters)
         self.task: Task = make_task(encounter, run=run, shuffle=shuffle, deck=deck, **task)
         args.boolean("GcsEnv", "flat", flat)
+        args.choice("GcsEnv", "observation", observation, OBSERVATIONS)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise args.bad("GcsEnv", "render_mode", "None or 'ansi'", render_mode)
         self.content = content
         self.layout = ActionLayout(sorted(content.cards))
         self.episode = Episode(task_content(content, self.task), self.task, self.layout)
-        self.observer = Observer(content, self.layout, max_turns=self.task.max_turns)
+        self.observer = Observer(content, self.layout, max_turns=self.task.max_turns,
+                                 observation=observation)
+        self.observation = observation
         self.flat = flat
         self.render_mode = render_mode
         self.observation_space = (self.observer.flat_space if flat
@@ -72,6 +78,12 @@ class GcsEnv(gym.Env[Any, np.int64]):
         self.action_space = spaces.Discrete(self.layout.n)
         self._buf = self.observer.buffers(1)
         self._illegal = False
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """An unpickled or deep-copied env: its observation buffers made again for its
+        encoder (the Episode makes its legal mapping again from the game)."""
+        self.__dict__.update(state)
+        self._buf = self.observer.adopt(self._buf)
 
     # ------------------------------------------------------------ gymnasium API
     @property
@@ -134,6 +146,22 @@ class GcsEnv(gym.Env[Any, np.int64]):
         """The legal actions now, one per legal index, in mask order."""
         return list(self.episode.slots.values())
 
+    def get_state(self) -> dict[str, Any]:
+        """The env's state as JSON data (the game's save, the episode's counters, the random
+        generator that draws the next episodes); ``set_state`` returns to it."""
+        return envstate.dump(self.episode, self.np_random, self._illegal)
+
+    def set_state(self, state: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        """Return to a state of ``get_state`` (of an env of the same task and content): the
+        same actions then give the same observations, rewards and infos. Returns the state's
+        observation and info; a bad state raises ArgumentError (SaveError for a bad save in
+        it) and changes nothing."""
+        restored = envstate.check(self.episode, self.np_random, state)
+        restored.apply(self.episode)
+        self._np_random = restored.rng
+        self._illegal = restored.illegal
+        return self._observe(), self._info()
+
     def flatten(self, obs: dict[str, Array]) -> Array:
         """The flat vector (``flat=True`` layout) of a ``Dict`` observation."""
         return self.observer.flatten(obs)
@@ -162,7 +190,7 @@ class GcsEnv(gym.Env[Any, np.int64]):
         ep = self.episode
         g = ep.game
         assert g is not None
-        return {"action_mask": self.action_masks(), "turn": g.turn_number,
+        return {"action_mask": self._buf["action_mask"][0].copy(), "turn": g.turn_number,
                 "legal_actions": [str(a) for a in ep.slots.values()],
                 "illegal_action": self._illegal, "encounter": ep.encounter,
                 "battles_won": ep.won_battles, "won": ep.result}

@@ -9,6 +9,7 @@ same episode exactly.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,8 @@ class Task:
     character's starter deck, card ids, or ``"random"`` (the starter deck plus ``random_cards``
     cards drawn uniformly from the pack's reward pools). ``deck_rewards`` (runs) also offers
     "upgrade a card" and "remove a card" after each win, as StS's rest sites and shops would.
+    ``card_split`` ``"train"`` or ``"test"``: random decks and card rewards draw only from that
+    side of the pack's held-out split (:func:`card_split`, by ``split_seed`` and ``holdout``).
     Reward: +1 a won episode, -1 a lost one, 0 a truncated one; ``shaping`` w adds, at each won
     battle, ``w * (1 + hp / max_hp) / n_battles`` (the floor reached and the HP kept).
     """
@@ -58,6 +61,9 @@ class Task:
     max_steps: int = 20_000
     illegal_penalty: float = -0.01
     shaping: float = 0.0
+    card_split: str | None = None
+    split_seed: int = 0
+    holdout: float = 0.25
 
     @property
     def battles(self) -> int:
@@ -66,7 +72,7 @@ class Task:
 
 
 _TASK_FIELDS = ("random_cards", "deck_rewards", "take_rewards", "max_turns", "max_steps",
-                "illegal_penalty", "shaping")
+                "illegal_penalty", "shaping", "card_split", "split_seed", "holdout")
 
 
 def make_task(encounter: object, *, run: object = False, shuffle: object = False,
@@ -88,14 +94,47 @@ def task_content(content: Content, task: Task) -> Content:
     if isinstance(task.deck, tuple):
         for cid in task.deck:
             content.card(cid)
-    if not (task.run and task.deck_rewards):
+    tables = list(content.reward_tables.values())
+    digest = content.digest
+    if task.card_split is not None:
+        train, test = card_split(content, task.split_seed, task.holdout)
+        if not train or not test:
+            raise args.bad("GcsEnv", "holdout", f"a fraction that leaves cards on both sides "
+                           f"of the split of this pack's {len(train) + len(test)} pool cards "
+                           f"(with split_seed {task.split_seed}: {len(train)} train, "
+                           f"{len(test)} test)", task.holdout)
+        side = set(train if task.card_split == "train" else test)
+        tables = [replace(t, pool=tuple(c for c in t.pool if c in side)) for t in tables]
+        digest += f"+cards:{task.card_split}:{task.split_seed}:{task.holdout!r}"
+    if task.run and task.deck_rewards:
+        tables = [replace(t, upgrade=True, remove=True) for t in tables]
+        digest += "+deck-rewards"
+    if digest == content.digest:
         return content
-    tables = [replace(t, upgrade=True, remove=True) for t in content.reward_tables.values()]
     return Content(pack_id=content.pack_id, cards=content.cards.values(),
                    statuses=content.statuses.values(), enemies=content.enemies.values(),
                    encounters=content.encounters.values(),
                    characters=content.characters.values(), reward_tables=tables,
-                   graphs=content.graphs, digest=content.digest + "+deck-rewards")
+                   graphs=content.graphs, digest=digest)
+
+
+def held_out(card_id: str, split_seed: int, holdout: float) -> bool:
+    """Whether a card is on the test side of a split: the first 8 bytes of
+    ``sha256("{split_seed}:{card_id}")``, as a fraction of 2**64, are below ``holdout``. A
+    card's side depends on its id and the seed alone, so a growing pack keeps every card's."""
+    h = hashlib.sha256(f"{split_seed}:{card_id}".encode()).digest()
+    return int.from_bytes(h[:8], "big") < holdout * 2**64
+
+
+def card_split(content: Content, split_seed: int = 0,
+               holdout: float = 0.25) -> tuple[list[str], list[str]]:
+    """The held-out split of the cards random decks and rewards draw from (:func:`deck_pool`):
+    (train, test), each sorted; each card is held out (test) by :func:`held_out`."""
+    train: list[str] = []
+    test: list[str] = []
+    for c in deck_pool(content):
+        (test if held_out(c, split_seed, holdout) else train).append(c)
+    return train, test
 
 
 def deck_pool(content: Content) -> list[str]:
@@ -120,7 +159,11 @@ class Episode:
         self.task = task
         self.content = content
         self.layout = layout
-        self.pool = deck_pool(self.content)
+        pool = deck_pool(self.content)
+        if task.card_split is not None:  # (a pack without reward pools: its cards, split)
+            test = task.card_split == "test"
+            pool = [c for c in pool if held_out(c, task.split_seed, task.holdout) == test]
+        self.pool = pool
         self.game: Game | None = None
         self.slots: dict[int, Action] = {}
         self.fights: list[str] = []
@@ -128,6 +171,20 @@ class Episode:
         self.steps = 0
         self.result: bool | None = None  # True won, False lost, None running or truncated
         self.done = True
+
+    # A pickle or copy leaves out the legal mapping (``gcs.Action`` values) and makes it again
+    # from the game, as ``set_state`` does: none once the episode ended.
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "slots"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.slots = self.legal_slots()
+
+    def legal_slots(self) -> dict[int, Action]:
+        """The legal mapping of the game as the last step left it (none once it ended)."""
+        g = self.game
+        return {} if g is None or self.result is not None else self.layout.slots(g)
 
     @property
     def encounter(self) -> str | None:

@@ -14,9 +14,11 @@ from typing import Any
 from ..content.db import Content
 from ..errors import GameError
 from . import args
+from . import state as envstate
 from ._extra import missing_gym_extra
 from .actions import ActionLayout
 from .observe import Array, Observer
+from .observe_extra import DEFAULT, OBSERVATIONS
 from .registry import ALL
 from .task import Episode, make_task, task_content
 
@@ -38,8 +40,8 @@ class GcsVectorEnv(VectorEnv[Any, Any, Any]):
     def __init__(self, num_envs: int = 16, content: Content | None = None,
                  encounter: str | Sequence[str] = "jaw_worm", *, run: bool = False,
                  shuffle: bool = False, deck: Sequence[str] | str | None = None,
-                 flat: bool = False, copy: bool = True, render_mode: str | None = None,
-                 **task: Any) -> None:
+                 flat: bool = False, copy: bool = True, observation: str = DEFAULT,
+                 render_mode: str | None = None, **task: Any) -> None:
         num_envs = args.integer("GcsVectorEnv", "num_envs", num_envs, 1, args.MAX_ENVS)
         if render_mode is not None:
             raise GameError("GcsVectorEnv does not render; use GcsEnv(render_mode='ansi')")
@@ -56,9 +58,12 @@ class GcsVectorEnv(VectorEnv[Any, Any, Any]):
                               call="GcsVectorEnv", **task)
         args.boolean("GcsVectorEnv", "flat", flat)
         args.boolean("GcsVectorEnv", "copy", copy)
+        args.choice("GcsVectorEnv", "observation", observation, OBSERVATIONS)
         self.content = content
         self.layout = ActionLayout(sorted(content.cards))
-        self.observer = Observer(content, self.layout, max_turns=self.task.max_turns)
+        self.observer = Observer(content, self.layout, max_turns=self.task.max_turns,
+                                 observation=observation)
+        self.observation = observation
         played = task_content(content, self.task)
         self.episodes = [Episode(played, self.task, self.layout) for _ in range(num_envs)]
         self.num_envs = num_envs
@@ -73,6 +78,12 @@ class GcsVectorEnv(VectorEnv[Any, Any, Any]):
         self._rngs: list[np.random.Generator | None] = [None] * num_envs
         self._autoreset = np.zeros(num_envs, dtype=np.bool_)
         self._illegal = np.zeros(num_envs, dtype=np.bool_)
+        self._ones = np.ones(num_envs, dtype=np.bool_)  # (each info's ``_key`` mask copies it)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """An unpickled or deep-copied env: its observation buffers made again for its encoder."""
+        self.__dict__.update(state)
+        self._buf = self.observer.adopt(self._buf)
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
@@ -124,6 +135,26 @@ class GcsVectorEnv(VectorEnv[Any, Any, Any]):
         """The legality masks of every episode, shape ``(num_envs, n_actions)`` (int8)."""
         return self._buf["action_mask"].copy()
 
+    def get_state(self, index: int) -> dict[str, Any]:
+        """The state of episode ``index`` as JSON data (the format of ``GcsEnv.get_state``)."""
+        i = args.integer("get_state", "index", index, 0, self.num_envs - 1)
+        rng = self._rngs[i]
+        if rng is None:
+            raise GameError("call reset() before get_state()")
+        return envstate.dump(self.episodes[i], rng, bool(self._illegal[i]))
+
+    def set_state(self, index: int, state: dict[str, Any]) -> None:
+        """Return episode ``index`` to a state of ``get_state`` (of this env or of a ``GcsEnv``
+        of the same task and content); its next ``step`` goes on from there (an ended episode
+        resets, as after any end). A bad state raises ArgumentError and changes nothing."""
+        i = args.integer("set_state", "index", index, 0, self.num_envs - 1)
+        restored = envstate.check(self.episodes[i], self._rngs[i], state)
+        restored.apply(self.episodes[i])
+        self._rngs[i] = restored.rng
+        self._illegal[i] = restored.illegal
+        self._autoreset[i] = restored.done
+        self._write(i)
+
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release: every episode lives in this process."""
 
@@ -148,15 +179,28 @@ class GcsVectorEnv(VectorEnv[Any, Any, Any]):
         return {k: v.copy() for k, v in buf.items()} if self.copy else buf
 
     def _infos(self) -> dict[str, Any]:
-        ones = np.ones(self.num_envs, dtype=np.bool_)
+        """The infos ``SyncVectorEnv`` merges from ``GcsEnv``'s: the same keys, each with its
+        ``_key`` mask; text and None-or-bool values in object arrays."""
+        n = self.num_envs
         eps = self.episodes
-        return {
-            "action_mask": self._buf["action_mask"].copy(), "_action_mask": ones,
-            "illegal_action": self._illegal.copy(), "_illegal_action": ones,
-            "battles_won": np.array([e.won_battles for e in eps]), "_battles_won": ones,
+        legal = np.empty(n, dtype=object)
+        encounter = np.empty(n, dtype=object)
+        won = np.empty(n, dtype=object)
+        for i, e in enumerate(eps):
+            legal[i] = [str(a) for a in e.slots.values()]
+            encounter[i] = e.encounter
+            won[i] = e.result
+        out: dict[str, Any] = {
+            "action_mask": self._buf["action_mask"].copy(),
             "turn": np.array([e.game.turn_number if e.game else 0 for e in eps]),
-            "_turn": ones,
+            "legal_actions": legal, "illegal_action": self._illegal.copy(),
+            "encounter": encounter, "battles_won": np.array([e.won_battles for e in eps]),
+            "won": won,
         }
+        ones = self._ones
+        for key in list(out):
+            out["_" + key] = ones.copy()
+        return out
 
 
 def _indices(actions: Any, n: int, n_actions: int) -> list[int]:
