@@ -39,9 +39,9 @@ def frozen_classes(*modules: ModuleType) -> list[type]:
 
 def register() -> None:
     """Register ``cls(*fields)`` reducers with :mod:`copyreg` (idempotent)."""
-    from . import events, rules
+    from . import agent, events, rules
     from .content import defs
     from .flow import exprs, nodes
 
-    for cls in frozen_classes(defs, nodes, exprs, events, rules):
+    for cls in frozen_classes(defs, nodes, exprs, events, rules, agent):
         copyreg.pickle(cls, _reducer(cls))

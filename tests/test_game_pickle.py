@@ -109,3 +109,12 @@ def test_a_content_without_a_digest_is_built_again_at_every_unpickling() -> None
     g.settle()
     loaded = pickle.loads(pickle.dumps(g))
     assert loaded == g and _rest(loaded) == _rest(g)
+
+
+def test_actions_pickle_and_copy_on_both_engines() -> None:
+    """A ``gcs.Action`` pickles and copies as ``Action(*fields)`` (mypyc's compiled class
+    refused Python's default way): what a user's replay buffer or process pool holds."""
+    for a in (Action("play", 0, 1), Action("choose", choice=(0, 2)), Action("end"),
+              Action("reward", reward=1), Action("skip")):
+        assert pickle.loads(pickle.dumps(a)) == a
+        assert copy.deepcopy(a) == a and copy.copy(a) == a
