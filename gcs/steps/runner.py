@@ -126,16 +126,16 @@ def steps(e: Engine, f: Frame, proc: Procedure) -> int:
         step = table[f.pc]
         f.pc = step.after
         r = step.run(e, f)
-        if r == GO:
+        if not r:  # GO
             if stack[-1] is not f or s.pause:
                 return GO  # queued work or a pause: the loop runs it, then resumes ``f``
             if each:
                 if e.stepwise:
                     return GO
                 # the loop's count of this step's call (``Engine.count``); the next is the next
+                if s.steps >= limit:
+                    e.count()  # (the step over the limit: it counts and raises)
                 s.steps += 1
-                if s.steps > limit:
-                    e.count()  # (it raises)
         elif r == RESUMED:
             if proc.rereads_end:
                 last = units[-1]
@@ -144,9 +144,9 @@ def steps(e: Engine, f: Frame, proc: Procedure) -> int:
         elif r == NEXT:
             if e.stepwise:
                 return GO  # the loop counts, then runs the new procedure's frame
-            s.steps += 1
-            if s.steps > limit:
+            if s.steps >= limit:
                 e.count()  # (it raises)
+            s.steps += 1
             proc = PROCEDURES[f.kind]
             table = proc.table
             each = proc.each_step_a_call
@@ -172,8 +172,14 @@ def start(e: Engine, f: Frame) -> None:
     e.ticks += 1
     e.roles_unit = None  # (as ``Engine.run``)
     steps(e, f, PROCEDURES[f.kind])  # (``run`` for a frame not started)
-    e.count()
-    e.loop()
+    s = e.s
+    if s.steps >= e.step_limit:
+        e.count()  # (the loop's count of that call; over the limit, it raises)
+    s.steps += 1
+    if s.stack:
+        e.loop()
+    elif len(e.log) > e.log_cap:
+        e.trim_log()  # (as the loop ends)
 
 
 def call(e: Engine) -> bool:
@@ -182,7 +188,10 @@ def call(e: Engine) -> bool:
     in stepwise mode: the step returns and the loop runs it)."""
     if e.stepwise:
         return False
-    e.count()
+    s = e.s
+    if s.steps >= e.step_limit:
+        e.count()  # (over the limit: it raises)
+    s.steps += 1
     return True
 
 
@@ -192,7 +201,9 @@ def settled(e: Engine, f: Frame) -> int:
     (its work is queued above it, or it paused: the loop goes on from there)."""
     s = e.s
     if s.stack[-1] is f and not s.pause:
-        e.count()
+        if s.steps >= e.step_limit:
+            e.count()  # (over the limit: it raises)
+        s.steps += 1
         return RESUMED
     return GO
 
