@@ -100,14 +100,16 @@ class _NoStep(Step):
 
 _NO_STEP: Final = _NoStep()
 
-# frame kind -> its procedure; filled once by gcs/engine.py, the one place that registers
-PROCEDURES: Final[dict[int, Procedure]] = {}
+# frame kind -> its procedure (None: a kind that is not a procedure's), a list read by index
+# (no hashing on the hot path); filled once by gcs/engine.py, the one place that registers
+PROCEDURES: Final[list[Procedure | None]] = [None] * len(K.NAMES)
 
 
 def run(e: Engine, f: Frame) -> None:
     """The loop's handler of a procedure frame ``f`` (on top of the stack): a resume re-reads
     the battle end first (for the procedures that do), then the steps go on from ``f.pc``."""
     proc = PROCEDURES[f.kind]
+    assert proc is not None  # (the loop calls ``run`` for procedure frames only)
     if proc.rereads_end and proc.started(f) and check_end(e):
         return
     steps(e, f, proc)
@@ -147,7 +149,9 @@ def steps(e: Engine, f: Frame, proc: Procedure) -> int:
             if s.steps >= limit:
                 e.count()  # (it raises)
             s.steps += 1
-            proc = PROCEDURES[f.kind]
+            nxt = PROCEDURES[f.kind]
+            assert nxt is not None  # (``become`` names a procedure's kind)
+            proc = nxt
             table = proc.table
             each = proc.each_step_a_call
         else:
@@ -171,7 +175,9 @@ def start(e: Engine, f: Frame) -> None:
         return
     e.ticks += 1
     e.roles_unit = None  # (as ``Engine.run``)
-    steps(e, f, PROCEDURES[f.kind])  # (``run`` for a frame not started)
+    proc = PROCEDURES[f.kind]
+    assert proc is not None  # (a procedure's frame)
+    steps(e, f, proc)  # (``run`` for a frame not started)
     s = e.s
     if s.steps >= e.step_limit:
         e.count()  # (the loop's count of that call; over the limit, it raises)
