@@ -207,7 +207,7 @@ def test_a_plain_turn_cycle_and_a_plain_play_take_no_trip_through_the_loop(
     assert a.event_log == b.event_log
 
 
-STEP_TABLES = [runner.PROCEDURES[k] for k in sorted(runner.PROCEDURES)]
+STEP_TABLES = [p for p in runner.PROCEDURES if p is not None]
 
 
 def _step_docstrings() -> dict[str, str]:

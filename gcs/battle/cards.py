@@ -172,31 +172,34 @@ def push_entries(e: Engine, entries: list[tuple[Node, Ctx]]) -> None:
         stack.append(Frame(K.ENTRY, node, 0, None, ctx))
 
 
-def to_discard(e: Engine, inst: CardInstance, from_pile: Pile) -> None:
-    """An in-flight instance goes to Discard through the discard lifecycle."""
+def to_discard(e: Engine, inst: CardInstance, from_pile: Pile, reacting: int = -1) -> None:
+    """An in-flight instance goes to Discard through the discard lifecycle. ``reacting``: the
+    caller's read of whether a player status reacts to discards (its ``ON_DISCARD`` bit), or
+    -1 to read it here."""
     s = e.s
     inst.pile = PILE_DISCARD  # (``place`` in Discard)
     s.discard.append(inst.uid)
     if e.hot:
         e.record(CardDiscarded(inst.uid, inst.card_id, scope_of(from_pile), SCOPE_DISCARD))
-    player = s.units[0]
-    if inst.active.on_discard is not None or (player.statuses
-                                              and roles_of(e, player) & ON_DISCARD):
+    if reacting < 0:
+        player = s.units[0]
+        reacting = roles_of(e, player) & ON_DISCARD if player.statuses else 0
+    if reacting or inst.active.on_discard is not None:
         entries = lifecycle_entries(e, inst, "on_discard")
         if entries:
             push_entries(e, entries)
 
 
-def discard_from_hand(e: Engine, inst: CardInstance) -> None:
+def discard_from_hand(e: Engine, inst: CardInstance, reacting: int = -1) -> None:
     """A card in hand moved to Discard (``move``): out of the hand, into Discard through the
-    discard lifecycle."""
+    discard lifecycle (``reacting``: as ``to_discard``)."""
     hand = e.s.hand
     uid = inst.uid
     if hand[0] == uid:
         del hand[0]  # (the turn-end hand leaves front first)
     else:
         hand.remove(uid)
-    to_discard(e, inst, PILE_HAND)
+    to_discard(e, inst, PILE_HAND, reacting)
 
 
 def to_exhaust(e: Engine, inst: CardInstance, from_pile: Pile) -> None:

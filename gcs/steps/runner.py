@@ -100,14 +100,16 @@ class _NoStep(Step):
 
 _NO_STEP: Final = _NoStep()
 
-# frame kind -> its procedure; filled once by gcs/engine.py, the one place that registers
-PROCEDURES: Final[dict[int, Procedure]] = {}
+# frame kind -> its procedure (None: a kind that is not a procedure's), a list read by index
+# (no hashing on the hot path); filled once by gcs/engine.py, the one place that registers
+PROCEDURES: Final[list[Procedure | None]] = [None] * len(K.NAMES)
 
 
 def run(e: Engine, f: Frame) -> None:
     """The loop's handler of a procedure frame ``f`` (on top of the stack): a resume re-reads
     the battle end first (for the procedures that do), then the steps go on from ``f.pc``."""
     proc = PROCEDURES[f.kind]
+    assert proc is not None  # (the loop calls ``run`` for procedure frames only)
     if proc.rereads_end and proc.started(f) and check_end(e):
         return
     steps(e, f, proc)
@@ -126,16 +128,16 @@ def steps(e: Engine, f: Frame, proc: Procedure) -> int:
         step = table[f.pc]
         f.pc = step.after
         r = step.run(e, f)
-        if r == GO:
+        if not r:  # GO
             if stack[-1] is not f or s.pause:
                 return GO  # queued work or a pause: the loop runs it, then resumes ``f``
             if each:
                 if e.stepwise:
                     return GO
                 # the loop's count of this step's call (``Engine.count``); the next is the next
+                if s.steps >= limit:
+                    e.count()  # (the step over the limit: it counts and raises)
                 s.steps += 1
-                if s.steps > limit:
-                    e.count()  # (it raises)
         elif r == RESUMED:
             if proc.rereads_end:
                 last = units[-1]
@@ -144,10 +146,12 @@ def steps(e: Engine, f: Frame, proc: Procedure) -> int:
         elif r == NEXT:
             if e.stepwise:
                 return GO  # the loop counts, then runs the new procedure's frame
-            s.steps += 1
-            if s.steps > limit:
+            if s.steps >= limit:
                 e.count()  # (it raises)
-            proc = PROCEDURES[f.kind]
+            s.steps += 1
+            nxt = PROCEDURES[f.kind]
+            assert nxt is not None  # (``become`` names a procedure's kind)
+            proc = nxt
             table = proc.table
             each = proc.each_step_a_call
         else:
@@ -171,9 +175,17 @@ def start(e: Engine, f: Frame) -> None:
         return
     e.ticks += 1
     e.roles_unit = None  # (as ``Engine.run``)
-    steps(e, f, PROCEDURES[f.kind])  # (``run`` for a frame not started)
-    e.count()
-    e.loop()
+    proc = PROCEDURES[f.kind]
+    assert proc is not None  # (a procedure's frame)
+    steps(e, f, proc)  # (``run`` for a frame not started)
+    s = e.s
+    if s.steps >= e.step_limit:
+        e.count()  # (the loop's count of that call; over the limit, it raises)
+    s.steps += 1
+    if s.stack:
+        e.loop()
+    elif len(e.log) > e.log_cap:
+        e.trim_log()  # (as the loop ends)
 
 
 def call(e: Engine) -> bool:
@@ -182,7 +194,10 @@ def call(e: Engine) -> bool:
     in stepwise mode: the step returns and the loop runs it)."""
     if e.stepwise:
         return False
-    e.count()
+    s = e.s
+    if s.steps >= e.step_limit:
+        e.count()  # (over the limit: it raises)
+    s.steps += 1
     return True
 
 
@@ -192,7 +207,9 @@ def settled(e: Engine, f: Frame) -> int:
     (its work is queued above it, or it paused: the loop goes on from there)."""
     s = e.s
     if s.stack[-1] is f and not s.pause:
-        e.count()
+        if s.steps >= e.step_limit:
+            e.count()  # (over the limit: it raises)
+        s.steps += 1
         return RESUMED
     return GO
 

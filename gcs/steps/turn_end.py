@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from ..battle import frames as K
-from ..battle.cards import discard_from_hand, move, pop_frame, push_entries
+from ..battle.cards import discard_from_hand, move, push_entries
 from ..battle.combat import decay_statuses, run_status_entries
 from ..battle.roles import roles_of
 from ..battle.state import Ctx, Frame
 from ..content.defs import AT_TURN_END_EXHAUST, AT_TURN_END_RETAIN
-from ..content.roles import DECAY_TURN_END, ON_DISCARD_PHASE, ON_TURN_END
+from ..content.roles import DECAY_TURN_END, ON_DISCARD, ON_DISCARD_PHASE, ON_TURN_END
 from ..enums import (
     HAND_RULE_PERSIST,
     PHASE_PLAYER_TURN_END,
@@ -90,6 +90,9 @@ def step_hand_end(e: Engine, f: Frame) -> None:
     ids: list[int] = f.data
     cards = s.cards
     persist = s.hand_rule is HAND_RULE_PERSIST
+    # (a discard changes no status: whether one reacts is read once, until queued work runs)
+    player = s.units[0]
+    reacting = roles_of(e, player) & ON_DISCARD if player.statuses else 0
     for j in range(f.pc, len(ids)):
         uid = ids[j]
         inst = cards[uid]
@@ -103,11 +106,11 @@ def step_hand_end(e: Engine, f: Frame) -> None:
                 e.record(CardRetained(uid, inst.card_id, SCOPE_HAND, SCOPE_HAND))
             continue
         else:
-            discard_from_hand(e, inst)
+            discard_from_hand(e, inst, reacting)
         if stack[-1] is not f or s.pause:
             f.pc = j + 1
             return
-    pop_frame(e, f)
+    stack.pop()  # (done: ``pop_frame``)
 
 
 class StatusesTurnEnd(Step):
