@@ -395,17 +395,18 @@ class Content:
             raise UnknownIdError(f"no node {index} in program {key!r}") from None
 
     # ------------------------------------------------------------ copies
-    def __reduce__(self) -> tuple[object, tuple[str, bytes]]:
-        """Pickles as its digest and definitions (gcs/content/pickled.py)."""
-        from .pickled import reduce_content
-
-        return reduce_content(self)
+    # (a content pickles as its digest and definitions: the reducer gcs/content/pickled.py
+    # registers with copyreg, which the loader imports)
 
     def __copy__(self) -> Content:
         """A distinct content built from the same definitions (its own lookup tables)."""
-        from .pickled import built, parts_of
-
-        return built(parts_of(self), self.digest)
+        return Content(pack_id=self.pack_id, cards=tuple(self.cards.values()),
+                       statuses=tuple(self.statuses.values()),
+                       enemies=tuple(self.enemies.values()),
+                       encounters=tuple(self.encounters.values()),
+                       characters=tuple(self.characters.values()),
+                       reward_tables=tuple(self.reward_tables.values()),
+                       graphs=dict(self.graphs), digest=self.digest)
 
     def __deepcopy__(self, memo: dict[int, object]) -> Content:
         return self  # the definitions are immutable: a deep copy of a game or env shares them

@@ -13,6 +13,7 @@ a distinct one from the same definitions; ``copy.deepcopy`` is the content itsel
 
 from __future__ import annotations
 
+import copyreg
 import pickle
 
 from . import cache
@@ -73,3 +74,8 @@ def restore_content(digest: str, data: bytes) -> Content:
     if digest:
         _remember(content, data)
     return content
+
+
+# ``pickle`` and ``copy`` find this before ``Content``'s own ``__reduce_ex__`` (the reducer lives
+# here, not in gcs/content/db.py, so db does not import this module: no import circle)
+copyreg.pickle(Content, reduce_content)  # type: ignore[arg-type]
