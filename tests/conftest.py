@@ -10,3 +10,6 @@ sys.path.insert(0, str(Path(__file__).parent))
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+# the monitor's browser and page fixtures (Playwright is imported only by a test that uses them)
+pytest_plugins = ("monitor_support",)

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
@@ -64,6 +66,27 @@ def open_page(browser: Browser) -> Iterator[Page]:
     yield pg
     pg.close()
     assert errors == [], f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """The monitor's page tests' browser (one chromium a test module). This module is a pytest
+    plugin (tests/conftest.py), so every test module has ``browser`` and ``page``; Playwright
+    is imported only when a test asks for them."""
+    with launch() as b:
+        yield b
+
+
+@pytest.fixture()
+def page(browser: Browser) -> Iterator[Page]:
+    """A fresh page of the module's browser, failing the test on any JavaScript error."""
+    with open_page(browser) as pg:
+        yield pg
+
+
+def version(pg: Page) -> str:
+    """The live state's version the page last drew (``data-version`` on its body)."""
+    return str(pg.evaluate("document.body.dataset.version || ''"))
 
 
 def shot(pg: Page, name: str) -> None:

@@ -11,34 +11,16 @@ import re
 import select
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from monitor_support import ROOT, T, enduring_content, launch, open_page, shot, step, tab
-from playwright.sync_api import Browser, Page, expect
+from monitor_support import ROOT, T, enduring_content, shot, step, tab, version
+from playwright.sync_api import Page, expect
 
 import gcs
 from gcs.monitor import serve
 from gcs.monitor.play import PlaySession, recording
 from gcs.monitor.server import play
 from gcs.sim.replay import replay
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with launch() as b:
-        yield b
-
-
-@pytest.fixture()
-def page(browser: Browser) -> Iterator[Page]:
-    with open_page(browser) as pg:
-        yield pg
-
-
-def version(pg: Page) -> str:
-    return str(pg.evaluate("document.body.dataset.version || ''"))
 
 
 def acted(pg: Page, selector: str) -> None:
