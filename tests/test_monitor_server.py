@@ -204,3 +204,38 @@ def test_a_hint_is_refused_when_watching_on_a_recording_and_when_nothing_can_be_
     session.read_only = True
     assert "read-only" in hub.handle({"type": "hint"})["error"]  # type: ignore[index]
     hub.recorder.close()
+
+
+def test_a_hint_computes_off_the_servers_thread_while_other_pages_are_answered() -> None:
+    """A long hint (about half a second on an idle core) does not hold the server: another
+    page's message, sent after it, is answered first; the hint then arrives, for its place."""
+    from gcs.monitor.server import play
+
+    session = PlaySession(gcs.builtin_content(), "gremlin_nob", 3)
+    m = play(session)
+    url = f"ws://127.0.0.1:{m.port}/ws?token={m.token}"
+
+    def answer(c: object, kinds: tuple[str, ...]) -> dict[str, object]:
+        while True:  # (skip the pushes: hello, events, moments, state)
+            reply: dict[str, object] = json.loads(c.recv(timeout=300))  # type: ignore[attr-defined]
+            if reply["type"] in kinds:
+                return reply
+
+    try:
+        with connect(url, open_timeout=5) as a, connect(url, open_timeout=5) as b:
+            answer(a, ("state",))
+            answer(b, ("state",))
+            iters = 5000 if gcs.engine_kind() == "compiled" else 1000
+            a.send(json.dumps({"type": "hint", "iters": iters}))
+            b.send(json.dumps({"type": "replay"}))
+            assert answer(b, ("replay", "error"))["type"] == "replay"
+            pushed = []  # what ``a`` has been sent so far: pushes, not yet the hint
+            with pytest.raises(TimeoutError):
+                while True:
+                    pushed.append(json.loads(a.recv(timeout=0.05))["type"])
+            assert "hint" not in pushed, pushed
+            hint = answer(a, ("hint", "error", "refused"))
+            assert hint["type"] == "hint" and hint["branch"] == 0
+            assert hint["step"] == len(session.current.steps)  # (the place it was asked at)
+    finally:
+        m.close()

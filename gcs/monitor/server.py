@@ -14,6 +14,7 @@ import secrets
 import socket
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -37,7 +38,7 @@ ART_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
 MAX_MESSAGE = 16_384  # characters: a longer message gets an error reply
 WS_MAX_FRAME = 1 << 20  # bytes: a longer WebSocket message closes the connection (1009)
 # the hint's search budget (``gcs.agents.hint``): iterations, not milliseconds, so the same
-# place always gets the same answer (about 20-60 ms compiled; it runs on the server thread)
+# place always gets the same answer (about 20-60 ms compiled, on a worker thread: ``HintJob``)
 HINT_ITERS = 200
 
 
@@ -53,6 +54,29 @@ class _Server(uvicorn.Server):
         self.loop = asyncio.get_running_loop()
         await super().startup(sockets)
         self.ready.set()
+
+
+@dataclass(frozen=True)
+class HintJob:
+    """A hint asked at a branch's ``step``: the search runs on ``game``, a copy of that branch's
+    game, seeded by the step count, so a position asked twice gets the same answer (it reads
+    only what the player knows). Its reply names the step and branch: a page that has moved on
+    since drops it."""
+
+    game: Game
+    iters: int
+    step: int
+    branch: int
+
+    def run(self) -> dict[str, Any]:
+        from ..agents import hint  # (the search is loaded the first time a page asks)
+
+        hints = hint(self.game, iters=self.iters, seed=self.step)
+        if not hints:
+            return {"type": "refused", "action": "hint", "error": "nothing can be input now"}
+        return {"type": "hint", "step": self.step, "branch": self.branch, "hints": [
+            {"action": str(h.action), "value": h.value, "visits": h.visits, "best": h.best}
+            for h in hints]}
 
 
 class Hub:
@@ -232,9 +256,15 @@ class Hub:
         return {"type": "save", "moment": mid, "data": data}
 
     def _hint(self, msg: dict[str, Any]) -> dict[str, Any]:
-        """The search agent's ranking of every legal action now (``gcs.agents.hint``): each with
-        its value estimate and visits, the best first. Seeded by the branch's step count, so a
-        position asked twice gets the same answer; it reads only what the player knows."""
+        """The search agent's ranking of every legal action now, answered here (``handle``:
+        the server itself runs ``hint_job``'s search on a worker thread)."""
+        job = self.hint_job(msg)
+        return job if isinstance(job, dict) else job.run()
+
+    def hint_job(self, msg: dict[str, Any]) -> HintJob | dict[str, Any]:
+        """A hint to compute (``HintJob``) on a copy of the game as it is now, or the reply
+        that refuses it. The copy is taken here, on the server's thread: the search then runs
+        on a worker thread while the server answers other pages and plays go on."""
         session = self.session
         if session is None:
             return {"type": "error", "error": "this monitor only watches: hints need play mode"}
@@ -244,15 +274,8 @@ class Hub:
         iters = msg.get("iters", HINT_ITERS)
         if not _is_int(iters) or not 1 <= iters <= 5_000:
             return {"type": "error", "error": "hint takes an optional 'iters' from 1 to 5000"}
-        from ..agents import hint  # (the search is loaded the first time a page asks)
-
         b = session.current
-        hints = hint(b.game, iters=iters, seed=len(b.steps))
-        if not hints:
-            return {"type": "refused", "action": "hint", "error": "nothing can be input now"}
-        return {"type": "hint", "step": len(b.steps), "branch": b.id, "hints": [
-            {"action": str(h.action), "value": h.value, "visits": h.visits, "best": h.best}
-            for h in hints]}
+        return HintJob(b.game.clone(), iters, len(b.steps), b.id)
 
     def _play(self, kind: str, msg: dict[str, Any]) -> dict[str, Any]:
         session = self.session
@@ -333,6 +356,8 @@ def _app(hub: Hub, token: str, art: Path | None = None) -> Starlette:
                 if m["type"] == "websocket.disconnect":
                     break
                 reply = _answer(hub, m.get("text"), m.get("bytes"))
+                if isinstance(reply, HintJob):  # a search: off the server's thread
+                    reply = await asyncio.to_thread(_run_hint, reply)
                 await ws.send_text(json.dumps(reply))
                 wake.set()  # a play changed the game: push it now
                 # (a read hands over every message of the chunk it read, and neither receive
@@ -367,8 +392,9 @@ def _token_ok(given: str, token: str) -> bool:
     return secrets.compare_digest(given.encode("utf-8", "backslashreplace"), token.encode())
 
 
-def _answer(hub: Hub, text: str | None, data: bytes | None) -> dict[str, Any]:
-    """The reply to one raw message: malformed or hostile input gets an error, never a crash."""
+def _answer(hub: Hub, text: str | None, data: bytes | None) -> dict[str, Any] | HintJob:
+    """The reply to one raw message (a hint: the job that computes it): malformed or hostile
+    input gets an error, never a crash."""
     if text is None:
         return {"type": "error", "error": "send JSON text messages, not binary"}
     if len(text) > MAX_MESSAGE:
@@ -380,10 +406,20 @@ def _answer(hub: Hub, text: str | None, data: bytes | None) -> dict[str, Any]:
     if not isinstance(msg, dict):
         return {"type": "error", "error": "a message is a JSON object with a 'type'"}
     try:
+        if msg.get("type") == "hint":
+            return hub.hint_job(msg)
         reply = hub.handle(msg)
     except Exception as exc:  # the server keeps serving whatever a message does
         return {"type": "error", "error": f"{type(exc).__name__}: {exc}"}
     return reply or {"type": "ok"}
+
+
+def _run_hint(job: HintJob) -> dict[str, Any]:
+    """``job`` on a worker thread; whatever it raises is an error reply, as ``_answer``'s."""
+    try:
+        return job.run()
+    except Exception as exc:
+        return {"type": "error", "error": f"{type(exc).__name__}: {exc}"}
 
 
 async def _push(ws: WebSocket, hub: Hub, wake: asyncio.Event) -> None:
