@@ -57,6 +57,12 @@ class Fight:
     unfinished: bool = False
 
 
+def rest_heal(max_hp: int) -> int:
+    """What resting heals: 30% of max HP, rounded down (the game's ``(int)(maxHealth * 0.3f)``;
+    exact in integers for any HP a run reaches)."""
+    return max_hp * REST_HEAL_TENTHS // 10
+
+
 class ActRun:
     """An Act 1 run (A0) for ``content``'s character, seeded by ``seed``."""
 
@@ -176,8 +182,7 @@ class ActRun:
 
     def _rest(self, i: int) -> None:
         if i == 0:
-            _, max_hp = self.game.run_hp
-            _run.heal_run(self.game._e, max_hp * REST_HEAL_TENTHS // 10)
+            _run.heal_run(self.game._e, rest_heal(self.game.run_hp[1]))
         else:
             self.game.upgrade_card_in_master_deck(self.smith_options()[i - 1])
         self.phase = PATH
