@@ -18,7 +18,7 @@ seed; :meth:`to_json` / :meth:`from_json` save and restore a run at any decision
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
 from ..agent import CHOOSE, Action
@@ -50,11 +50,14 @@ class Fight:
     encounter: str
     kind: str  # normal, elite or boss
     hp_before: int
+    deck: str = ""  # the master deck at the start, ``id`` / ``id+`` comma-separated
     won: bool = False
-    hp_after: int = 0
+    hp_after: int = 0  # at the battle's end (before Burning Blood)
     turns: int = 0
     decisions: int = 0
     unfinished: bool = False
+    plays: dict[str, int] = field(default_factory=dict)
+    damage: dict[str, int] = field(default_factory=dict)
 
 
 def rest_heal(max_hp: int) -> int:
@@ -214,7 +217,7 @@ class ActRun:
 
     def _fight(self, encounter: str, kind: str) -> None:
         hp, _ = self.game.run_hp
-        self.fights.append(Fight(self.floor, encounter, kind, hp))
+        self.fights.append(Fight(self.floor, encounter, kind, hp, ",".join(self.deck())))
         self.phase = BATTLE
         self.offered = False
         self.game.start_battle(encounter)
@@ -237,16 +240,20 @@ class ActRun:
         if g.is_battle_active:
             if g.turn_number > MAX_TURNS or f.decisions > MAX_DECISIONS:
                 f.unfinished = True
+                f.turns = g.turn_number
                 self._end(False, f.encounter)
             return
         f.turns = g.turn_number
         f.won = bool(g.last_result)
+        f.hp_after = g.run_hp[0]
+        stats = g.stats
+        f.plays, f.damage = dict(sorted(stats["plays"].items())), dict(
+            sorted(stats["damage"].items()))
         if not f.won:
             self._end(False, f.encounter)
             return
         if self.burning_blood:
             _run.heal_run(g._e, BURNING_BLOOD)
-        f.hp_after = g.run_hp[0]
         if f.kind == "boss":
             self._end(True, "")
             return
