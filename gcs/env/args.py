@@ -130,6 +130,8 @@ def task_fields(call: str, kwargs: dict[str, Any], known: Sequence[str]) -> dict
             out[k] = boolean(call, k, v)
         elif k == "random_cards":
             out[k] = integer(call, k, v, 0, MAX_RANDOM_CARDS)
+        elif k == "act":
+            out[k] = integer(call, k, v, 0, 1)
         elif k in ("max_turns", "max_steps"):
             out[k] = integer(call, k, v, 1, MAX_LIMIT)
         elif k == "card_split":
