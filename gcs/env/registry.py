@@ -59,6 +59,16 @@ TASKS: tuple[TaskSpec, ...] = (
              "deck", {"encounter": "the_guardian"}),
     TaskSpec("gcs/Hexaghost-v0", "one fight against the boss Hexaghost with the starter deck",
              {"encounter": "hexaghost"}),
+    TaskSpec("gcs/EliteDrafted-v0", "one fight against one of the three elites drawn "
+             "uniformly, with a deck drawn as a run reaching it would: the starter deck plus 5 "
+             "card rewards (one card of each taken at random) and 1 upgrade",
+             {"encounter": ("gremlin_nob", "lagavulin", "three_sentries"), "deck": "drafted",
+              "random_cards": 5}),
+    TaskSpec("gcs/BossDrafted-v0", "one fight against one of the three bosses drawn uniformly, "
+             "with a deck drawn as a run reaching it would: the starter deck plus 12 card "
+             "rewards (2 of them an elite's) and 3 upgrades",
+             {"encounter": ("hexaghost", "slime_boss", "the_guardian"), "deck": "drafted",
+              "random_cards": 12}),
 )
 
 

@@ -13,12 +13,14 @@ import hashlib
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from ..act.draft import drafted_deck
 from ..act.run import ActRun
 from ..agent import Action
 from ..content.db import Content
 from ..enums import CardType, Rarity
 from ..errors import GameError
 from ..game import Game
+from ..rng import Rng, derive
 from . import args
 from ._extra import missing_gym_extra
 from .actions import ActionLayout, act_slots
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
     Generator = np.random.Generator
 
 RANDOM_DECK = "random"
+DRAFTED_DECK = "drafted"
 ACT_FLOORS = 16
 
 
@@ -43,8 +46,10 @@ class Task:
     from ``encounters``. ``run`` True: each episode fights every encounter in order (``shuffle``:
     a seeded random order per episode) on one master deck, HP carried over, and after each win
     but the last the agent chooses the reward; a loss ends the run. ``deck``: None for the
-    character's starter deck, card ids, or ``"random"`` (the starter deck plus ``random_cards``
-    cards drawn uniformly from the pack's reward pools). ``deck_rewards`` (runs) also offers
+    character's starter deck, card ids, ``"random"`` (the starter deck plus ``random_cards``
+    cards drawn uniformly from the pack's reward pools) or ``"drafted"`` (a deck drawn as an
+    Act 1 run draws it: ``random_cards`` card rewards, one card taken at random from each, and
+    ``random_cards // 4`` upgrades; gcs/act/draft.py). ``deck_rewards`` (runs) also offers
     "upgrade a card" and "remove a card" after each win, as StS's rest sites and shops would.
     ``card_split`` ``"train"`` or ``"test"``: random decks and card rewards draw only from that
     side of the pack's held-out split (:func:`card_split`, by ``split_seed`` and ``holdout``).
@@ -89,7 +94,7 @@ def make_task(encounter: object, *, run: object = False, shuffle: object = False
     """A checked :class:`Task` from user arguments (ArgumentError naming a bad one)."""
     return Task(encounters=args.encounters(call, encounter), run=args.boolean(call, "run", run),
                 shuffle=args.boolean(call, "shuffle", shuffle),
-                deck=args.deck(call, deck, RANDOM_DECK),
+                deck=args.deck(call, deck, RANDOM_DECK, DRAFTED_DECK),
                 **args.task_fields(call, kwargs, _TASK_FIELDS))
 
 
@@ -223,7 +228,10 @@ class Episode:
             return
         self.run = None
         g = Game(self.content, seed=seed, log_events=False)
-        if t.deck == RANDOM_DECK:
+        if t.deck == DRAFTED_DECK:  # (from the 'normal' table's pool: split, with card_split)
+            g.set_master_deck(drafted_deck(self.content, None, Rng(derive(seed, "drafted")),
+                                           t.random_cards))
+        elif t.deck == RANDOM_DECK:
             extra = [self.pool[int(i)] for i in rng.integers(0, len(self.pool), t.random_cards)]
             g.set_master_deck([m.card_id for m in g.get_master_deck()] + extra)
         elif t.deck is not None:
