@@ -35,7 +35,7 @@ ROOM_WORTH: Final = {  # room -> (worth with HP at or above LOW_HP, below it)
 _RARITY_RANK: Final = {Rarity.RARE: 3, Rarity.UNCOMMON: 2, Rarity.COMMON: 1}
 
 
-def _worth(run: ActRun, room: str, low: bool) -> float:
+def _worth(room: str, low: bool) -> float:
     good, bad = ROOM_WORTH.get(room, (0.0, 0.0))
     return bad if low else good
 
@@ -59,10 +59,10 @@ def heuristic_choice(run: ActRun, legal: list[Action]) -> Action:
     scores: list[float] = []
     for x in run.path_options():
         room = run.room_ahead(x)
-        score = _worth(run, room, low)
+        score = _worth(room, low)
         y = run.y + 1
         if room != "B" and y < mapgen.HEIGHT - 1:
-            after = [_worth(run, run.map.node(e, y + 1).room, low)
+            after = [_worth(run.map.node(e, y + 1).room, low)
                      for e in run.map.node(x, y).edges]
             score += 0.5 * max(after, default=0.0)
         scores.append(score)
