@@ -143,3 +143,28 @@ def test_a_bad_save_is_a_game_error(content: gcs.Content) -> None:
         ActRun.from_json(content, {"format": 1, "seed": 1})
     with pytest.raises(GameError, match="seed must be an int"):
         ActRun(content, "1")  # type: ignore[arg-type]
+
+
+def test_the_two_rule_baseline_plays_no_skill_into_enrage_and_always_smiths(
+        content: gcs.Content) -> None:
+    from pathlib import Path
+
+    from gcs.enums import CardType
+
+    spec = str(Path(__file__).parent.parent / "benchmarks" / "two_rules.py") + ":TwoRules"
+    policy = make_policy(spec, 0)
+    g = gcs.Game(content, seed=3)
+    g.start_battle("gremlin_nob")
+    enraged = 0
+    while g.is_battle_active and not g.is_waiting_for_reward:
+        a = policy(g, g.legal_actions())
+        nob = g.enemies[0]
+        if nob.alive and nob.stacks("enrage") > 0:
+            enraged += 1
+            if a.kind == "play":
+                assert g.hand()[a.card].active.type is not CardType.SKILL
+        g.apply(a)
+    assert enraged > 0
+    run = ActRun(content, 0)
+    _to(run, REST)
+    assert policy.run_choice(run, run.legal_actions()) == Action(CHOOSE, choice=(1,))  # type: ignore[attr-defined]
