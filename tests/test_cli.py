@@ -465,3 +465,16 @@ def test_cli_run_act_writes_a_row_per_run_and_per_battle(capsys: Capsys, tmp_pat
 def test_cli_run_needs_encounters_or_act(capsys: Capsys) -> None:
     code, _, err = run_cli(capsys, "run")
     assert code == 2 and "--act" in err
+
+
+def test_cli_run_act_never_writes_its_runs_over_a_users_file(capsys: Capsys,
+                                                             tmp_path: Path) -> None:
+    mine = tmp_path / "notes.csv"
+    mine.write_text("my notes\n")
+    code, _, err = run_cli(capsys, "run", "--act", "1", "--policy", "greedy", "--runs-out",
+                           str(mine))
+    assert code == 2 and "is not a runs file" in err and mine.read_text() == "my notes\n"
+    ours = tmp_path / "runs.jsonl"
+    for _ in range(2):  # a runs file it wrote is replaced
+        run_cli(capsys, "run", "--act", "1", "--policy", "greedy", "--runs-out", str(ours))
+        assert ours.read_text().startswith('{"run": 0,')

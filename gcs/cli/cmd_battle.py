@@ -115,8 +115,11 @@ def _act_runs(seed: int, policy: str, pack: str | None, character: str | None, r
         pack = str(Path(pack).resolve())
     policy = resolve_policy(policy)
     check_rows_out(out, False)
-    if runs_out is not None and runs_out.suffix not in (".csv", ".jsonl"):
-        raise typer.BadParameter("a runs file ends in .csv or .jsonl", param_hint="--runs-out")
+    if runs_out is not None:
+        if runs_out.suffix not in (".csv", ".jsonl"):
+            raise typer.BadParameter("a runs file ends in .csv or .jsonl",
+                                     param_hint="--runs-out")
+        _check_runs_file(runs_out, RUN_COLUMNS)
     chunk = 4
     tasks = [(pack, policy, seed, i, min(runs, i + chunk), character)
              for i in range(0, runs, chunk)]
@@ -154,6 +157,20 @@ def _act_runs(seed: int, policy: str, pack: str | None, character: str | None, r
             print("deaths: " + ", ".join(f"{k} {v}" for k, v in s["causes"].items()))
     if runs == 1 and not rows[0]["won"]:
         raise typer.Exit(3)
+
+
+def _check_runs_file(path: Path, columns: tuple[str, ...]) -> None:
+    """Refuse (before playing) to write the runs over a file that is not a runs file."""
+    from ..sim.outfile import check_replaceable
+    from ..sim.results import ResultsError
+
+    starts = (",".join(columns[:3]), '{"' + columns[0] + '": ')
+
+    def ours(p: Path) -> bool:
+        with p.open(encoding="utf-8", errors="replace") as f:
+            return f.readline(200).startswith(starts)
+
+    check_replaceable(path, "runs file", ours, ResultsError)
 
 
 def _write_runs(path: Path, rows: list[dict[str, object]], columns: tuple[str, ...]) -> None:
