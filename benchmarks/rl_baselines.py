@@ -5,8 +5,9 @@
 
 Policies: ``random`` (uniform over the legal indices), ``greedy`` (gcs.sim.policies.GreedyPolicy
 through decode/encode: it takes the first offered reward), ``heuristic`` and ``search`` (the
-built-in agents of gcs.agents, ``--search-iters`` iterations a decision; ``--agents`` picks
-which of the four run) and, when sb3-contrib (and torch)
+built-in agents of gcs.agents, ``--search-iters`` iterations a decision), ``two-rule``
+(benchmarks/two_rules.py: greedy, no Skills into Enrage, always the upgrade; ``--agents``
+picks which run) and, when sb3-contrib (and torch)
 are installed, ``MaskablePPO`` (``MultiInputPolicy`` on the Dict observation, 4 envs, default
 hyper-parameters, one torch thread) trained for ``--ppo-steps`` steps, then played deterministically with its
 mask. Each policy plays the same ``--episodes`` evaluation episodes (seeds ``seed + i``).
@@ -18,18 +19,24 @@ seed (PPO: up to torch's own nondeterminism); the output format is stable.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import gymnasium
 import numpy as np
 
 import gcs.env
+from gcs.act import run_rule
 from gcs.agents import HeuristicAgent, SearchAgent
 from gcs.env.gym import GcsEnv
 from gcs.report.stats import wilson
 from gcs.sim.policies import GreedyPolicy
+
+sys.path.insert(0, str(Path(__file__).parent))  # (with -P too: the two-rule policy's module)
+from two_rules import TwoRules
 
 Chooser = Callable[[GcsEnv, Any], int]
 TRAIN_SEEDS = 1_000_000  # PPO trains on seeds from seed + this
@@ -45,12 +52,14 @@ def random_chooser(seed: int) -> Chooser:
 
 
 def greedy_chooser() -> Chooser:
-    return agent_chooser(lambda episode: GreedyPolicy())
+    return agent_chooser(lambda episode: GreedyPolicy(), "greedy")
 
 
-def agent_chooser(make: Callable[[int], Any]) -> Chooser:
-    """A gcs agent through decode/encode, made afresh (seeded) for every episode."""
-    state: dict[str, Any] = {"game": None, "agent": None, "episodes": 0}
+def agent_chooser(make: Callable[[int], Any], name: str) -> Chooser:
+    """A gcs agent through decode/encode, made afresh (seeded) for every episode; an act's map
+    and rest decisions go to its run rule (gcs.act.run_rule: the heuristic's for heuristic and
+    search, the agent's own ``run_choice``, else the agent itself)."""
+    state: dict[str, Any] = {"game": None, "agent": None, "rule": None, "episodes": 0}
 
     def choose(env: GcsEnv, obs: Any) -> int:
         g = env.game
@@ -58,8 +67,13 @@ def agent_chooser(make: Callable[[int], Any]) -> Chooser:
         if state["game"] is not g:  # a new episode (reset makes a new Game)
             state["game"] = g
             state["agent"] = make(state["episodes"])
+            state["rule"] = run_rule(name, state["agent"])
             state["episodes"] += 1
-        return env.encode(state["agent"](g, env.legal_actions()))
+        run = env.episode.run
+        legal = env.legal_actions()
+        if run is not None and run.phase in ("path", "rest") and state["rule"] is not None:
+            return env.encode(state["rule"](run, legal))
+        return env.encode(state["agent"](g, legal))
 
     return choose
 
@@ -111,7 +125,7 @@ def main() -> None:
     ap.add_argument("--run-episodes", type=int, default=50, help="evaluation episodes (runs)")
     ap.add_argument("--ppo-steps", type=int, default=0, help="MaskablePPO training steps (0: off)")
     ap.add_argument("--seed", type=int, default=1000)
-    ap.add_argument("--agents", default="random,greedy,heuristic,search",
+    ap.add_argument("--agents", default="random,greedy,heuristic,search,two-rule",
                     help="the baselines to evaluate, comma-separated")
     ap.add_argument("--search-iters", type=int, default=200)
     args = ap.parse_args()
@@ -123,9 +137,11 @@ def main() -> None:
         n = args.run_episodes if is_run else args.episodes
         rows: list[tuple[str, str, Chooser | None]] = [
             ("random", "-", random_chooser(args.seed)), ("greedy", "-", greedy_chooser()),
-            ("heuristic", "-", agent_chooser(lambda i: HeuristicAgent(args.seed + i))),
+            ("heuristic", "-", agent_chooser(lambda i: HeuristicAgent(args.seed + i),
+                                             "heuristic")),
             ("search", f"{args.search_iters} iterations a decision", agent_chooser(
-                lambda i: SearchAgent(args.seed + i, iters=args.search_iters)))]
+                lambda i: SearchAgent(args.seed + i, iters=args.search_iters), "search")),
+            ("two-rule", "-", agent_chooser(lambda i: TwoRules(), "two-rule"))]
         rows = [r for r in rows if r[0] in agents]
         if args.ppo_steps:
             t0 = time.perf_counter()

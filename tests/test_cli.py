@@ -6,6 +6,7 @@ re-run); 3 a run that was lost. Errors are one clear line on stderr, never a tra
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 import shutil
@@ -432,3 +433,48 @@ def test_cli_monitor_command_forwards_to_the_monitor(capsys: Capsys) -> None:
     assert "gcs monitor" in out and "--encounter" in out and "--save" in out
     code, _, err = run_cli(capsys, "monitor", "--encounter", "no_such_thing")
     assert code == 2 and "no_such_thing" in err
+
+
+# ---------------------------------------------------------------- run --act 1
+def test_cli_run_act_writes_a_row_per_run_and_per_battle(capsys: Capsys, tmp_path: Path) -> None:
+    out, runs = tmp_path / "battles.jsonl", tmp_path / "runs.csv"
+    code, text, _ = run_cli(capsys, "run", "--act", "1", "--policy", "greedy", "--runs", "3",
+                            "--seed", "4", "--out", str(out), "--runs-out", str(runs))
+    assert code == 0, text
+    assert re.match(r"act 1, policy greedy, seed 4: 3 runs, won \d \(", text.splitlines()[0])
+    rows = list(csv.DictReader(runs.open()))
+    assert [r["run"] for r in rows] == ["0", "1", "2"]
+    battles = [json.loads(line) for line in out.read_text().splitlines()]
+    for r in rows:
+        mine = [b for b in battles if b["job"] == int(r["run"])]
+        assert len(mine) == int(r["fights"]) and [b["battle"] for b in mine] == list(
+            range(len(mine)))
+        assert all(b["won"] for b in mine[:-1])
+        if r["won"] == "True":
+            assert r["floor"] == "16" and mine[-1]["won"] and r["cause"] == ""
+        else:
+            assert r["hp"] == "0" and not mine[-1]["won"] and r["cause"] == mine[-1]["encounter"]
+        assert r["deck"].startswith("strike,") and int(r["gold"]) >= 99
+    # the same runs, whatever the worker count
+    again = tmp_path / "again.csv"
+    run_cli(capsys, "run", "--act", "1", "--policy", "greedy", "--runs", "3", "--seed", "4",
+            "--workers", "2", "--runs-out", str(again))
+    assert again.read_text() == runs.read_text()
+
+
+def test_cli_run_needs_encounters_or_act(capsys: Capsys) -> None:
+    code, _, err = run_cli(capsys, "run")
+    assert code == 2 and "--act" in err
+
+
+def test_cli_run_act_never_writes_its_runs_over_a_users_file(capsys: Capsys,
+                                                             tmp_path: Path) -> None:
+    mine = tmp_path / "notes.csv"
+    mine.write_text("my notes\n")
+    code, _, err = run_cli(capsys, "run", "--act", "1", "--policy", "greedy", "--runs-out",
+                           str(mine))
+    assert code == 2 and "is not a runs file" in err and mine.read_text() == "my notes\n"
+    ours = tmp_path / "runs.jsonl"
+    for _ in range(2):  # a runs file it wrote is replaced
+        run_cli(capsys, "run", "--act", "1", "--policy", "greedy", "--runs-out", str(ours))
+        assert ours.read_text().startswith('{"run": 0,')

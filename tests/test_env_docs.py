@@ -61,3 +61,12 @@ def test_the_held_out_split() -> None:
     assert _numbers("(the pack's reward pools: # cards of the bundled pack)") == [
         len(deck_pool(c))]
     assert _numbers("split seed 0 holds out # of the #") == [len(test), len(train) + len(test)]
+
+
+def test_the_run_part() -> None:
+    from gcs.env.observe_extra import RUN_FEATURES
+
+    env = GcsEnv(act=1, run=True)
+    assert _numbers("| `run` (act tasks only, last) | # |") == [len(RUN_FEATURES)]
+    assert list(env.observer.parts)[-1] == "run"  # (last in the flat vector)
+    assert env.observation_space["run"].shape == (len(RUN_FEATURES),)

@@ -299,3 +299,23 @@ def test_the_v0_tasks_keep_their_ten_fights_as_the_pack_grows() -> None:
         if te or tr:
             break
     assert seen and seen <= set(V0_FIGHTS)
+
+
+def test_a_drafted_deck_is_the_starter_deck_plus_rewards_and_upgrades() -> None:
+    from gcs.act import draws
+    from gcs.act.draft import drafted_deck
+    from gcs.content.loader import builtin_content
+    from gcs.rng import Rng
+
+    c = builtin_content()
+    pool = {cid for ids in draws.card_pool(c).values() for cid in ids}
+    for seed in range(20):
+        deck = drafted_deck(c, None, Rng(seed), 12)
+        assert [cid for cid, _ in deck[:10]] == ["strike"] * 5 + ["defend"] * 4 + ["bash"]
+        assert len(deck) == 22 and {cid for cid, _ in deck[10:]} <= pool
+        assert sum(up for _, up in deck) == 3  # 12 // 4 smiths
+        assert deck == drafted_deck(c, None, Rng(seed), 12)
+    env = make("gcs/BossDrafted-v0")
+    env.reset(seed=4)
+    assert env.game is not None and len(env.game.get_master_deck()) == 22
+    assert env.episode.encounter in ("hexaghost", "slime_boss", "the_guardian")

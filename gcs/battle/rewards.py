@@ -131,6 +131,19 @@ def offer_rewards(e: Engine) -> None:
         e.record(BattleRewardOffered(tuple(str(r) for r in offers)))
 
 
+def replace_offers(e: Engine, offers: list[Reward]) -> None:
+    """Offer ``offers`` instead of the table's alternatives (a run layer drawing its own card
+    rewards); publishes BattleRewardOffered again. The caller checked a reward is offered."""
+    e.s.rewards = list(offers)
+    if e.hot:
+        e.record(BattleRewardOffered(tuple(str(r) for r in offers)))
+
+
+def card_offer(card_id: str) -> Reward:
+    """The card reward of ``card_id`` (one shared value per id)."""
+    return _card_reward(card_id)
+
+
 def _entry_index(e: Engine, reward: Reward) -> int:
     """The master-deck index a reward names, checked against the deck as it is now."""
     s = e.s

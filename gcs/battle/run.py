@@ -9,7 +9,7 @@ from ..content.db import Content
 from ..content.defs import CharacterDef
 from ..enums import SCOPE_MASTER
 from ..errors import GameError
-from ..events import CardAddedToDeck, CardModified, CardRemovedFromDeck
+from ..events import CardAddedToDeck, CardModified, CardRemovedFromDeck, Healed
 from .state import MasterEntry
 
 if TYPE_CHECKING:
@@ -144,3 +144,14 @@ def remove_entry_at(e: Engine, index: int) -> MasterEntry:
     if e.hot:
         e.record(CardRemovedFromDeck(m.card_id, 1))
     return m
+
+
+def heal_run(e: Engine, amount: int) -> int:
+    """Heal the run's HP between battles by ``amount`` (up to max HP; a rest site, a relic);
+    publishes Healed for the player (unit 0); returns the HP gained."""
+    s = e.s
+    gained = max(0, min(amount, s.max_hp - s.hp))
+    s.hp += gained
+    if gained and e.hot:
+        e.record(Healed(0, gained))
+    return gained

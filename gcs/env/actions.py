@@ -27,6 +27,7 @@ from ..agent import CHOOSE, END, PLAY, REWARD, SKIP, Action
 from ..errors import IllegalActionError
 
 if TYPE_CHECKING:
+    from ..act.run import ActRun
     from ..battle.state import MasterEntry, Reward
     from ..game import Game
 
@@ -148,3 +149,22 @@ class ActionLayout:
 def _entry_upgraded(deck: Sequence[MasterEntry], r: Reward) -> bool:
     i = r.deck_index
     return i is not None and 0 <= i < len(deck) and deck[i].upgraded
+
+
+def act_slots(run: ActRun, layout: ActionLayout) -> dict[int, Action]:
+    """An act run's legal mapping: its battles' as ``slots``; on the map, ``choice0 + k`` for
+    the ``k``-th room ahead (left to right); at a rest site, ``choice0`` to rest and
+    ``upgrade0 + c`` to smith card ``c``."""
+    if run.over:
+        return {}
+    if run.phase == "battle":
+        return layout.slots(run.game)
+    legal = run.legal_actions()
+    if run.phase == "rest":
+        out = {layout.choice0: legal[0]}
+        for k, cid in enumerate(run.smith_options(), 1):
+            c = layout.card_index.get(cid)
+            if c is not None:
+                out[layout.upgrade0 + c] = legal[k]
+        return dict(sorted(out.items()))
+    return {layout.choice0 + k: a for k, a in enumerate(legal[:MAX_CHOICES])}

@@ -105,16 +105,18 @@ def encounters(call: str, v: object) -> tuple[str, ...]:
     raise bad(call, "encounter", "an encounter id, a non-empty list of ids or '*'", v)
 
 
-def deck(call: str, v: object, random_deck: str) -> tuple[str, ...] | str | None:
-    """None (the starter deck), ``random_deck`` or a list of card ids."""
+def deck(call: str, v: object, random_deck: str,
+         drafted: str = "drafted") -> tuple[str, ...] | str | None:
+    """None (the starter deck), ``random_deck``, ``drafted`` or a list of card ids."""
     if v is None:
         return None
-    if isinstance(v, str) and v == random_deck:
-        return random_deck
+    if isinstance(v, str) and v in (random_deck, drafted):
+        return v
     if (isinstance(v, Sequence) and not isinstance(v, str) and len(v) <= MAX_DECK
             and all(isinstance(x, str) for x in v)):
         return tuple(v)
-    raise bad(call, "deck", f"None, a list of at most {MAX_DECK} card ids or {random_deck!r}", v)
+    raise bad(call, "deck", f"None, a list of at most {MAX_DECK} card ids, {random_deck!r} or "
+              f"{drafted!r}", v)
 
 
 def task_fields(call: str, kwargs: dict[str, Any], known: Sequence[str]) -> dict[str, Any]:
@@ -130,6 +132,8 @@ def task_fields(call: str, kwargs: dict[str, Any], known: Sequence[str]) -> dict
             out[k] = boolean(call, k, v)
         elif k == "random_cards":
             out[k] = integer(call, k, v, 0, MAX_RANDOM_CARDS)
+        elif k == "act":
+            out[k] = integer(call, k, v, 0, 1)
         elif k in ("max_turns", "max_steps"):
             out[k] = integer(call, k, v, 1, MAX_LIMIT)
         elif k == "card_split":

@@ -22,7 +22,7 @@ from . import state as envstate
 from ._extra import missing_gym_extra
 from .actions import MAX_CHOICES, MAX_ENEMIES, MAX_HAND, ActionLayout
 from .observe import Array, Observer
-from .observe_extra import DEFAULT, OBSERVATIONS
+from .observe_extra import DEFAULT, OBSERVATIONS, write_run
 from .registry import ALL
 from .task import Episode, Task, make_task, task_content
 
@@ -69,7 +69,8 @@ class GcsEnv(gym.Env[Any, np.int64]):
         self.layout = ActionLayout(sorted(content.cards))
         self.episode = Episode(task_content(content, self.task), self.task, self.layout)
         self.observer = Observer(content, self.layout, max_turns=self.task.max_turns,
-                                 observation=observation)
+                                 observation=observation, act=bool(self.task.act))
+        self._bosses = sorted(e.id for e in content.encounters.values() if e.pool == "boss")
         self.observation = observation
         self.flat = flat
         self.render_mode = render_mode
@@ -140,6 +141,11 @@ class GcsEnv(gym.Env[Any, np.int64]):
         a = Action.parse(action) if isinstance(action, str) else action
         if not isinstance(a, Action):
             raise GameError(f"encode needs a gcs.Action or its text, got {type(action).__name__}")
+        if self.episode.run is not None and not g.is_battle_active:  # an act's map or rest site
+            for k, b in self.episode.slots.items():
+                if b == a:
+                    return k
+            raise IllegalActionError(f"action {a} is not legal now")
         return self.layout.index_of(g, a)
 
     def legal_actions(self) -> list[Action]:
@@ -183,6 +189,8 @@ class GcsEnv(gym.Env[Any, np.int64]):
         buf = self._buf
         self.observer.write(g, ep.slots, buf, 0, floor=ep.won_battles / self.task.battles,
                             is_run=self.task.run)
+        if ep.run is not None:
+            write_run(ep.run, self._bosses, buf, 0)
         obs = {k: v[0].copy() for k, v in buf.items()}
         return self.observer.flatten(obs) if self.flat else obs
 

@@ -18,7 +18,7 @@ from ..battle.state import CHOICE, CardInstance
 from ..enums import CardType, IntentKind, Keyword, TargetMode
 from ._extra import missing_gym_extra
 from .actions import MAX_CHOICES, MAX_ENEMIES, MAX_HAND, ActionLayout
-from .observe_extra import DEFAULT, PRIVILEGED, extra_parts, write_extra
+from .observe_extra import DEFAULT, PRIVILEGED, RUN_FEATURES, extra_parts, write_extra
 
 try:
     import numpy as np
@@ -97,8 +97,10 @@ class Observer:
     training); see docs/env.md."""
 
     def __init__(self, content: Content, layout: ActionLayout, *, max_turns: int,
-                 energy_per_turn: int = 3, observation: str = DEFAULT) -> None:
+                 energy_per_turn: int = 3, observation: str = DEFAULT,
+                 act: bool = False) -> None:
         self.observation = observation
+        self.act = act
         self.vocab = v = Vocab(content)
         self.layout = layout
         self.max_turns = max_turns
@@ -124,6 +126,8 @@ class Observer:
         }
         if observation != DEFAULT:
             self.parts.update(extra_parts(nc, observation == PRIVILEGED))
+        if act:  # an act task's run decisions (last: the other parts keep their places)
+            self.parts["run"] = spaces.Box(0.0, lim, (len(RUN_FEATURES),), f32)
         self.space = spaces.Dict(self.parts)
         # the static card rows by ``2 * card id + upgraded`` (rows 0 and 1: no card)
         self._table = np.zeros((2 * (nc + 1), len(CARD_FEATURES)), dtype=np.float32)
@@ -398,7 +402,7 @@ class Observer:
                 if lay.card0 <= k < lay.skip:
                     rw_a[b + k] = 1.0
         st_a[row * sizes[0]:(row + 1) * sizes[0]] = array("f", st)
-        if len(stores) > 14:
+        if self.observation != DEFAULT:
             write_extra(self, s, stores, sizes, row)
 
     def flatten(self, obs: dict[str, Array]) -> Array:

@@ -23,6 +23,7 @@ except ImportError as exc:  # the gym extra is not installed
     raise missing_gym_extra(exc) from exc
 
 if TYPE_CHECKING:
+    from ..act.run import ActRun
     from ..battle.state import State
     from .observe import Observer
 
@@ -35,6 +36,14 @@ MAX_PLAYED = 10  # this turn's plays shown (the last ones, in play order)
 MAX_DRAW = 60  # draw-pile places shown by the privileged observation (top first)
 INFO_ROWS = ("known_top", "known_bottom", "played")
 LIMIT = 4.0
+# an act task's part ``run``: the decision, the run's numbers, the boss (by its place among
+# the pack's bosses, sorted), and the room behind each map answer ``choice0 + k``
+RUN_ROOMS = ("M", "E", "R", "$", "T", "?", "B")
+MAX_BOSSES = 3
+MAX_PATHS = 7
+RUN_FEATURES = (["decision_battle", "decision_path", "decision_rest", "floor", "hp_fraction",
+                 "max_hp", "gold"] + [f"boss_{i}" for i in range(MAX_BOSSES)]
+                + [f"path{k}_{r}" for k in range(MAX_PATHS) for r in RUN_ROOMS])
 
 
 def extra_parts(nc: int, privileged: bool) -> dict[str, spaces.Space[Any]]:
@@ -75,7 +84,7 @@ def write_extra(obs: Observer, s: State, stores: list[array[Any]], sizes: list[i
             if inst.upgraded:
                 info_a[ib + r * w + k] = 1.0
         info_a[ib + r * w + MAX_KNOWN] = min(LIMIT, count / 10.0)
-    if len(stores) > 18:
+    if obs.observation == PRIVILEGED:
         ids_a, up_a = stores[18:20]
         b = row * MAX_DRAW
         for k, uid in enumerate(reversed(draw[-MAX_DRAW:])):
@@ -83,3 +92,22 @@ def write_extra(obs: Observer, s: State, stores: list[array[Any]], sizes: list[i
             ids_a[b + k] = card_id[inst.card_id]
             if inst.upgraded:
                 up_a[b + k] = 1.0
+
+
+def write_run(run: ActRun, bosses: list[str], out: dict[str, Any], row: int) -> None:
+    """Write the ``run`` part of row ``row`` (an act task): see RUN_FEATURES."""
+    v = out["run"][row]
+    v[:] = 0.0
+    v[("battle", "path", "rest").index(run.phase) if run.phase != "over" else 0] = 1.0
+    hp, max_hp = run.game.run_hp
+    v[3] = run.floor / 16.0
+    v[4] = hp / max_hp if max_hp > 0 else 0.0
+    v[5] = min(LIMIT, max_hp / 100.0)
+    v[6] = min(LIMIT, run.game.gold / 300.0)
+    if run.boss in bosses and bosses.index(run.boss) < MAX_BOSSES:
+        v[7 + bosses.index(run.boss)] = 1.0
+    if run.phase == "path":
+        for k, x in enumerate(run.path_options()[:MAX_PATHS]):
+            room = run.room_ahead(x)
+            if room in RUN_ROOMS:
+                v[7 + MAX_BOSSES + k * len(RUN_ROOMS) + RUN_ROOMS.index(room)] = 1.0

@@ -46,6 +46,29 @@ TASKS: tuple[TaskSpec, ...] = (
              "seeded random order, HP carried over, rewards chosen after each win",
              {"encounter": ("jaw_worm", "cultist", "two_louses"), "run": True,
               "shuffle": True}),
+    TaskSpec("gcs/Act1-v1", "Act 1 as the game plays it (A0): a seeded map of 15 floors and the "
+             "boss, the path, rest or smith and the card rewards (by the game's rarity odds) "
+             "chosen by the agent, HP carried over (docs/run.md)", {"act": 1, "run": True}),
+    TaskSpec("gcs/Lagavulin-v0", "one fight against the elite Lagavulin with the starter deck",
+             {"encounter": "lagavulin"}),
+    TaskSpec("gcs/ThreeSentries-v0", "one fight against the elite 3 Sentries with the starter "
+             "deck", {"encounter": "three_sentries"}),
+    TaskSpec("gcs/SlimeBoss-v0", "one fight against the boss Slime Boss with the starter deck",
+             {"encounter": "slime_boss"}),
+    TaskSpec("gcs/TheGuardian-v0", "one fight against the boss The Guardian with the starter "
+             "deck", {"encounter": "the_guardian"}),
+    TaskSpec("gcs/Hexaghost-v0", "one fight against the boss Hexaghost with the starter deck",
+             {"encounter": "hexaghost"}),
+    TaskSpec("gcs/EliteDrafted-v0", "one fight against one of the three elites drawn "
+             "uniformly, with a deck drawn as a run reaching it would: the starter deck plus 5 "
+             "card rewards (one card of each taken at random) and 1 upgrade",
+             {"encounter": ("gremlin_nob", "lagavulin", "three_sentries"), "deck": "drafted",
+              "random_cards": 5}),
+    TaskSpec("gcs/BossDrafted-v0", "one fight against one of the three bosses drawn uniformly, "
+             "with a deck drawn as a run reaching it would: the starter deck plus 12 card "
+             "rewards (2 of them an elite's) and 3 upgrades",
+             {"encounter": ("hexaghost", "slime_boss", "the_guardian"), "deck": "drafted",
+              "random_cards": 12}),
 )
 
 

@@ -14,6 +14,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..act.run import ActRun
 from ..errors import ArgumentError, GameError
 from ..game import Game
 from ._extra import missing_gym_extra
@@ -50,7 +51,8 @@ def dump(ep: Episode, rng: Generator, illegal: bool) -> dict[str, Any]:
         "rng": _plain(rng.bit_generator.state),
         "episode": {"fights": list(ep.fights), "won_battles": ep.won_battles, "steps": ep.steps,
                     "result": ep.result, "done": ep.done, "illegal": illegal,
-                    "game": g.to_json()},
+                    # an act's whole run (its game inside), else the game
+                    "game": {"act": ep.run.to_json()} if ep.run is not None else g.to_json()},
     }
 
 
@@ -67,7 +69,8 @@ class Restored:
     """A checked state, ready to be put into an episode at once."""
 
     def __init__(self, rng: Generator, fights: list[str], won: int, steps: int,
-                 result: bool | None, done: bool, illegal: bool, game: Game) -> None:
+                 result: bool | None, done: bool, illegal: bool, game: Game,
+                 run: ActRun | None = None) -> None:
         self.rng = rng
         self.fights = fights
         self.won = won
@@ -76,10 +79,12 @@ class Restored:
         self.done = done
         self.illegal = illegal
         self.game = game
+        self.run = run
 
     def apply(self, ep: Episode) -> None:
         """Make ``ep`` this state (nothing can fail here)."""
         ep.game = self.game
+        ep.run = self.run
         ep.fights = self.fights
         ep.won_battles = self.won
         ep.steps = self.steps
@@ -126,9 +131,12 @@ def check(ep: Episode, rng: Generator | None, state: object) -> Restored:
     assert isinstance(e, Mapping)
     t = ep.task
     fights = e["fights"]
-    _need(isinstance(fights, list) and len(fights) == t.battles
-          and all(isinstance(f, str) and f in t.encounters for f in fights),
-          "episode['fights']", f"a list of {t.battles} of the task's encounters", fights)
+    if t.act:
+        _need(fights == [], "episode['fights']", "[] (an act draws its own fights)", fights)
+    else:
+        _need(isinstance(fights, list) and len(fights) == t.battles
+              and all(isinstance(f, str) and f in t.encounters for f in fights),
+              "episode['fights']", f"a list of {t.battles} of the task's encounters", fights)
     won = _int(e, "won_battles", 0, t.battles)
     steps = _int(e, "steps", 0, t.max_steps)
     result, done, illegal = e["result"], e["done"], e["illegal"]
@@ -138,6 +146,14 @@ def check(ep: Episode, rng: Generator | None, state: object) -> Restored:
     _need(isinstance(illegal, bool), "episode['illegal']", "True or False", illegal)
     _need(result is None or done, "episode['done']", "True when the result is known", done)
     data = e["game"]
+    if t.act:
+        _need(isinstance(data, dict) and isinstance(data.get("act"), dict), "episode['game']",
+              "{'act': a save made by ActRun.to_json()}", data)
+        try:
+            run = ActRun.from_json(ep.content, data["act"])
+        except GameError as exc:
+            raise ArgumentError(f"set_state: episode['game']['act']: {exc}") from None
+        return Restored(new_rng, [], won, steps, result, done, illegal, run.game, run)
     _need(isinstance(data, dict), "episode['game']", "a save made by Game.to_json()", data)
     game = Game.from_json(ep.content, data)  # SaveError naming the save's bad field
     return Restored(new_rng, list(fights), won, steps, result, done, illegal, game)

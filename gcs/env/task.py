@@ -13,14 +13,17 @@ import hashlib
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from ..act.draft import drafted_deck
+from ..act.run import ActRun
 from ..agent import Action
 from ..content.db import Content
 from ..enums import CardType, Rarity
 from ..errors import GameError
 from ..game import Game
+from ..rng import Rng, derive
 from . import args
 from ._extra import missing_gym_extra
-from .actions import ActionLayout
+from .actions import ActionLayout, act_slots
 
 try:
     import numpy as np
@@ -31,6 +34,8 @@ if TYPE_CHECKING:
     Generator = np.random.Generator
 
 RANDOM_DECK = "random"
+DRAFTED_DECK = "drafted"
+ACT_FLOORS = 16
 
 
 @dataclass(frozen=True)
@@ -41,13 +46,19 @@ class Task:
     from ``encounters``. ``run`` True: each episode fights every encounter in order (``shuffle``:
     a seeded random order per episode) on one master deck, HP carried over, and after each win
     but the last the agent chooses the reward; a loss ends the run. ``deck``: None for the
-    character's starter deck, card ids, or ``"random"`` (the starter deck plus ``random_cards``
-    cards drawn uniformly from the pack's reward pools). ``deck_rewards`` (runs) also offers
+    character's starter deck, card ids, ``"random"`` (the starter deck plus ``random_cards``
+    cards drawn uniformly from the pack's reward pools) or ``"drafted"`` (a deck drawn as an
+    Act 1 run draws it: ``random_cards`` card rewards, one card taken at random from each, and
+    ``random_cards // 4`` upgrades; gcs/act/draft.py). ``deck_rewards`` (runs) also offers
     "upgrade a card" and "remove a card" after each win, as StS's rest sites and shops would.
     ``card_split`` ``"train"`` or ``"test"``: random decks and card rewards draw only from that
     side of the pack's held-out split (:func:`card_split`, by ``split_seed`` and ``holdout``).
+    ``act`` 1: each episode is an Act 1 run as the game plays it (gcs/act, docs/run.md): the
+    map, rest sites and the act's card rewards are the agent's decisions too (``encounters``,
+    ``shuffle``, ``deck`` and ``deck_rewards`` are not used).
     Reward: +1 a won episode, -1 a lost one, 0 a truncated one; ``shaping`` w adds, at each won
-    battle, ``w * (1 + hp / max_hp) / n_battles`` (the floor reached and the HP kept).
+    battle, ``w * (1 + hp / max_hp) / n_battles`` (the floor reached and the HP kept; an act
+    counts 16 battles' worth, one per floor).
     """
 
     encounters: tuple[str, ...] = ("jaw_worm",)
@@ -64,15 +75,18 @@ class Task:
     card_split: str | None = None
     split_seed: int = 0
     holdout: float = 0.25
+    act: int = 0
 
     @property
     def battles(self) -> int:
-        """Battles in one episode."""
+        """Battles in one episode (an act: its 16 floors)."""
+        if self.act:
+            return ACT_FLOORS
         return len(self.encounters) if self.run else 1
 
 
 _TASK_FIELDS = ("random_cards", "deck_rewards", "take_rewards", "max_turns", "max_steps",
-                "illegal_penalty", "shaping", "card_split", "split_seed", "holdout")
+                "illegal_penalty", "shaping", "card_split", "split_seed", "holdout", "act")
 
 
 def make_task(encounter: object, *, run: object = False, shuffle: object = False,
@@ -80,7 +94,7 @@ def make_task(encounter: object, *, run: object = False, shuffle: object = False
     """A checked :class:`Task` from user arguments (ArgumentError naming a bad one)."""
     return Task(encounters=args.encounters(call, encounter), run=args.boolean(call, "run", run),
                 shuffle=args.boolean(call, "shuffle", shuffle),
-                deck=args.deck(call, deck, RANDOM_DECK),
+                deck=args.deck(call, deck, RANDOM_DECK, DRAFTED_DECK),
                 **args.task_fields(call, kwargs, _TASK_FIELDS))
 
 
@@ -106,7 +120,7 @@ def task_content(content: Content, task: Task) -> Content:
         side = set(train if task.card_split == "train" else test)
         tables = [replace(t, pool=tuple(c for c in t.pool if c in side)) for t in tables]
         digest += f"+cards:{task.card_split}:{task.split_seed}:{task.holdout!r}"
-    if task.run and task.deck_rewards:
+    if task.run and task.deck_rewards and not task.act:
         tables = [replace(t, upgrade=True, remove=True) for t in tables]
         digest += "+deck-rewards"
     if digest == content.digest:
@@ -165,6 +179,7 @@ class Episode:
             pool = [c for c in pool if held_out(c, task.split_seed, task.holdout) == test]
         self.pool = pool
         self.game: Game | None = None
+        self.run: ActRun | None = None  # an act task's run (its ``game`` is ``self.game``)
         self.slots: dict[int, Action] = {}
         self.fights: list[str] = []
         self.won_battles = 0
@@ -174,21 +189,29 @@ class Episode:
 
     # A pickle or copy leaves out the legal mapping (``gcs.Action`` values) and makes it again
     # from the game, as ``set_state`` does: none once the episode ended.
+    # (An act's game is its run's: pickled with the run only, and taken from it again.)
     def __getstate__(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k != "slots"}
+        return {k: v for k, v in self.__dict__.items()
+                if k != "slots" and not (k == "game" and self.run is not None)}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        if self.run is not None:
+            self.game = self.run.game
         self.slots = self.legal_slots()
 
     def legal_slots(self) -> dict[int, Action]:
         """The legal mapping of the game as the last step left it (none once it ended)."""
         g = self.game
-        return {} if g is None or self.result is not None else self.layout.slots(g)
+        if g is None or self.result is not None:
+            return {}
+        return act_slots(self.run, self.layout) if self.run is not None else self.layout.slots(g)
 
     @property
     def encounter(self) -> str | None:
-        """The encounter being fought (None before the first reset)."""
+        """The encounter being fought (None before the first reset; an act: the last one)."""
+        if self.run is not None:
+            return self.run.fights[-1].encounter if self.run.fights else None
         return self.fights[min(self.won_battles, len(self.fights) - 1)] if self.fights else None
 
     def reset(self, rng: Generator) -> None:
@@ -200,8 +223,15 @@ class Episode:
         else:
             fights = [encs[int(rng.integers(len(encs)))] if len(encs) > 1 else encs[0]]
         seed = int(rng.integers(0, 2**63 - 1))
+        if t.act:
+            self._reset_act(seed)
+            return
+        self.run = None
         g = Game(self.content, seed=seed, log_events=False)
-        if t.deck == RANDOM_DECK:
+        if t.deck == DRAFTED_DECK:  # (from the 'normal' table's pool: split, with card_split)
+            g.set_master_deck(drafted_deck(self.content, None, Rng(derive(seed, "drafted")),
+                                           t.random_cards))
+        elif t.deck == RANDOM_DECK:
             extra = [self.pool[int(i)] for i in rng.integers(0, len(self.pool), t.random_cards)]
             g.set_master_deck([m.card_id for m in g.get_master_deck()] + extra)
         elif t.deck is not None:
@@ -213,6 +243,35 @@ class Episode:
         self.result = None
         self.done = False
         self._start()
+
+    def _reset_act(self, seed: int) -> None:
+        self.run = ActRun(self.content, seed)
+        self.game = self.run.game
+        self.fights = []
+        self.won_battles = 0
+        self.steps = 0
+        self.result = None
+        self.done = False
+        self.slots = act_slots(self.run, self.layout)
+
+    def _step_act(self, run: ActRun, a: Action) -> tuple[float, bool, bool, bool]:
+        t = self.task
+        before = sum(1 for f in run.fights if f.won)
+        run.apply(a)
+        reward = 0.0
+        won = sum(1 for f in run.fights if f.won)
+        for _ in range(won - before):
+            reward += self._won()
+        terminated = run.over
+        if terminated:
+            self.result = bool(run.won)
+            reward += 1.0 if self.result else -1.0
+            self.slots = {}
+        else:
+            self.slots = act_slots(run, self.layout)
+        truncated = not terminated and self.steps >= t.max_steps
+        self.done = terminated or truncated
+        return reward, terminated, truncated, False
 
     def _start(self) -> None:
         g = self.game
@@ -233,6 +292,8 @@ class Episode:
             truncated = self.steps >= t.max_steps
             self.done = truncated
             return t.illegal_penalty, False, truncated, True
+        if self.run is not None:
+            return self._step_act(self.run, a)
         reward = 0.0
         g.apply(a)
         terminated = False

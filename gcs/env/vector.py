@@ -18,7 +18,7 @@ from . import state as envstate
 from ._extra import missing_gym_extra
 from .actions import ActionLayout
 from .observe import Array, Observer
-from .observe_extra import DEFAULT, OBSERVATIONS
+from .observe_extra import DEFAULT, OBSERVATIONS, write_run
 from .registry import ALL
 from .task import Episode, make_task, task_content
 
@@ -62,7 +62,8 @@ class GcsVectorEnv(VectorEnv[Any, Any, Any]):
         self.content = content
         self.layout = ActionLayout(sorted(content.cards))
         self.observer = Observer(content, self.layout, max_turns=self.task.max_turns,
-                                 observation=observation)
+                                 observation=observation, act=bool(self.task.act))
+        self._bosses = sorted(e.id for e in content.encounters.values() if e.pool == "boss")
         self.observation = observation
         played = task_content(content, self.task)
         self.episodes = [Episode(played, self.task, self.layout) for _ in range(num_envs)]
@@ -170,6 +171,8 @@ class GcsVectorEnv(VectorEnv[Any, Any, Any]):
         assert ep.game is not None
         self.observer.write(ep.game, ep.slots, self._buf, i,
                             floor=ep.won_battles / self.task.battles, is_run=self.task.run)
+        if ep.run is not None:
+            write_run(ep.run, self._bosses, self._buf, i)
 
     def _observations(self) -> Any:
         buf = self._buf
