@@ -11,10 +11,11 @@ import pytest
 
 import gcs
 from gcs.act import ActRun, heuristic_choice, play_act, run_rule
-from gcs.act.run import BATTLE, BURNING_BLOOD, OVER, PATH, REST
+from gcs.act.run import BATTLE, OVER, PATH, REST
 from gcs.agent import CHOOSE, REWARD, SKIP, Action
 from gcs.content.loader import builtin_content
 from gcs.errors import GameError, IllegalActionError
+from gcs.events import Healed
 from gcs.sim.policies import make_policy
 
 
@@ -49,7 +50,7 @@ def test_a_run_starts_on_the_map_with_a_choice_of_floor_1_rooms(content: gcs.Con
 
 def test_a_won_hallway_fight_offers_three_cards_of_the_pool_then_burning_blood(
         content: gcs.Content) -> None:
-    run = ActRun(content, 4)
+    run = ActRun(content, 4, log_events=True)
     _to(run, BATTLE)
     policy = make_policy("heuristic", 0)
     while not run.game.is_waiting_for_reward:
@@ -59,11 +60,15 @@ def test_a_won_hallway_fight_offers_three_cards_of_the_pool_then_burning_blood(
     pool = {c for ids in run.cards.values() for c in ids}
     assert [r.kind for r in offers] == ["card"] * 3 and {r.card_id for r in offers} <= pool
     assert run.legal_actions() == [Action(REWARD, reward=i) for i in range(3)] + [Action(SKIP)]
+    # Burning Blood (the character's status, ``on_battle_end: heal 6``) healed as the battle
+    # ended, once: the run adds no heal of its own
+    healed = [e.amount for e in run.game.event_log if isinstance(e, Healed)]
     hp = run.game.player.hp if run.game.player else 0
+    assert healed and (healed[-1] == 6 or hp == 80)
     deck = len(run.deck())
     run.apply("reward 1")
     assert len(run.deck()) == deck + 1 and run.deck()[-1] == offers[1].card_id
-    assert run.game.run_hp[0] == min(80, hp + BURNING_BLOOD)
+    assert run.game.run_hp[0] == hp
     assert run.fights[0].won and run.phase in (PATH, REST, BATTLE)
 
 

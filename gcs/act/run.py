@@ -36,7 +36,6 @@ BATTLE: Final = "battle"
 OVER: Final = "over"
 BOSS_FLOOR: Final = mapgen.HEIGHT + 1
 REST_HEAL_TENTHS: Final = 3  # 30% of max HP, rounded down
-BURNING_BLOOD: Final = 6  # the Ironclad's starter relic: 6 HP after each won fight
 MAX_TURNS: Final = 300  # a battle still going after this many turns is a stalemate: lost
 MAX_DECISIONS: Final = 20_000  # the same per battle, counted in decisions
 SAVE_FORMAT: Final = 1
@@ -52,7 +51,7 @@ class Fight:
     hp_before: int
     deck: str = ""  # the master deck at the start, ``id`` / ``id+`` comma-separated
     won: bool = False
-    hp_after: int = 0  # at the battle's end (before Burning Blood)
+    hp_after: int = 0  # at the battle's end (its on_battle_end heals, Burning Blood's, done)
     turns: int = 0
     decisions: int = 0
     unfinished: bool = False
@@ -70,13 +69,12 @@ class ActRun:
     """An Act 1 run (A0) for ``content``'s character, seeded by ``seed``."""
 
     def __init__(self, content: Content, seed: int, *, character: str | None = None,
-                 burning_blood: bool = True, log_events: bool = False) -> None:
+                 log_events: bool = False) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise GameError(f"ActRun: seed must be an int, got {seed!r}")
         self.content = content
         self.seed = seed
         self.character = character
-        self.burning_blood = burning_blood
         self.game = Game(content, seed=derive(seed, "act:game"), character=character,
                          log_events=log_events)
         self._draw_act()
@@ -252,8 +250,6 @@ class ActRun:
         if not f.won:
             self._end(False, f.encounter)
             return
-        if self.burning_blood:
-            _run.heal_run(g._e, BURNING_BLOOD)
         if f.kind == "boss":
             self._end(True, "")
             return
@@ -282,7 +278,7 @@ class ActRun:
     def to_json(self) -> dict[str, Any]:
         """The whole run as JSON-ready data (the Game through its own save)."""
         return {"format": SAVE_FORMAT, "seed": self.seed, "character": self.character,
-                "burning_blood": self.burning_blood, "game": self.game.to_json(),
+                "game": self.game.to_json(),
                 "card_rng": self.card_rng.state, "event_rng": self.event_rng.state,
                 "rarity_factor": self.rarity_factor, "unknown": dict(self.unknown_chances),
                 "x": self.x, "y": self.y, "path": "".join(self.path),
@@ -302,7 +298,6 @@ class ActRun:
             r.content = content
             r.seed = int(data["seed"])
             r.character = data["character"]
-            r.burning_blood = bool(data["burning_blood"])
             r.game = Game.from_json(content, data["game"])
             r._draw_act()
             r.card_rng = Rng(int(data["card_rng"]))
