@@ -96,9 +96,12 @@ def deal_damage(e: Engine, src: Unit | None, dst: Unit, amount: int, card_id: st
         loss = before - dst.hp
         dst.hp_losses += 1
         if dst.uid != 0:
-            if credit is None:
-                credit = NONE if card_id is None else card_id
-            credit_loss(e.s.damage, credit, loss, amount)
+            if credit is None:  # (all to the card: the usual hit, inline)
+                dmg = e.s.damage
+                key = NONE if card_id is None else card_id
+                dmg[key] = dmg.get(key, 0) + loss
+            else:
+                credit_loss(e.s.damage, credit, loss, amount)
     if e.hot:
         e.record(DamageDealt(None if src is None else src.uid, dst.uid, amount, blocked, loss,
                   card_id))

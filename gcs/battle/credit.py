@@ -28,6 +28,10 @@ def split(total: int, weights: dict[str, int]) -> dict[str, int]:
     the floor of its exact share, then the remainder goes one point each to the largest
     fractional parts (ties: the first label in the dict's order). The shares sum to ``total``
     exactly; a zero share is left out. A negative ``total`` is split as its opposite."""
+    if len(weights) == 1:  # (one label takes it all: the usual case, no arithmetic)
+        for k, w in weights.items():
+            if w:
+                return {k: total} if total else {}
     if total < 0:
         return {k: -v for k, v in split(-total, weights).items()}
     w_sum = 0
@@ -62,12 +66,16 @@ def positive(u: Unit, sid: str) -> dict[str, int]:
     src = u.sources.get(sid)
     if not src:
         return {}
-    return {k: v for k, v in src.items() if v > 0}
+    for v in src.values():
+        if v <= 0:
+            return {k: v for k, v in src.items() if v > 0}
+    return src  # (all added stacks, the usual case: the unit's own dict, read only)
 
 
 def of_ctx(e: Engine, ctx: Ctx) -> Credit:
     """Who causes what a running entry does: a status's branch, that status's sources on its
-    owner; a card's, the card; an enemy's move, the move; else ``NONE``."""
+    owner (read only: the unit's own dict); a card's, the card; an enemy's move, the move;
+    else ``NONE``."""
     s = e.s
     if ctx.status:
         w = positive(s.units[ctx.owner], ctx.status) if 0 <= ctx.owner < len(s.units) else {}

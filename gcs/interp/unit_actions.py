@@ -192,6 +192,8 @@ def _ex_apply(e: Engine, node: N.ApplyStatus, ctx: Ctx) -> None:
     if e.c.negating_statuses:  # (a pack where a status can negate debuffs: Artifact)
         units = [u for u in units if not U.negated(e, u, sid, n)]
     credit = of_ctx(e, ctx)  # (who applies the stacks: gcs/battle/credit.py)
+    if ctx.status == sid and isinstance(credit, dict):
+        credit = dict(credit)  # (a status that adds to itself: its sources change under it)
     if len(units) == 1:  # (what _per_unit does with one unit: nothing to reorder)
         U.apply_status(e, units[0], sid, n, source=ctx.owner, credit=credit)
         return
