@@ -254,10 +254,16 @@ class Unit:
         it = self.intent
         intent = None if it is None else [it.move, it.name, it.kind.value, it.damage, it.hits,
                                           it.block]
-        return [self.uid, self.def_id, self.name, self.hp, self.max_hp, self.block,
-                list(self.statuses.items()), self.alive, self.move, self.history, intent,
-                self.rules_used, list(self.rolled.items()), self.hp_losses,
-                [[k, list(v.items())] for k, v in self.sources.items()]]
+        row = [self.uid, self.def_id, self.name, self.hp, self.max_hp, self.block,
+               list(self.statuses.items()), self.alive, self.move, self.history, intent,
+               self.rules_used, list(self.rolled.items()), self.hp_losses]
+        # the status sources (item 14), but those that are all "(none)"'s, which is what a
+        # status with no known source means anyway; no item when none is left
+        known = [[k, list(v.items())] for k, v in self.sources.items()
+                 if len(v) > 1 or "(none)" not in v]
+        if known:
+            row.append(known)
+        return row
 
     @staticmethod
     def from_list(d: list[Any]) -> Unit:
