@@ -18,7 +18,8 @@ from gcs.sim.simulate import Job, Summary, parse_deck, simulate
 CONTENT = gcs.builtin_content()
 BATTLES = 200
 CHUNK = 25
-KEYS = ("win_rate", "mean_turns", "mean_hp_left_when_won", "plays_by_card", "damage_by_card")
+KEYS = ("win_rate", "mean_turns", "mean_hp_left_when_won", "plays_by_card", "damage_dealt",
+        "damage_by_card")
 
 
 def job(seed: int = 1, encounter: str = "jaw_worm", policy: str = "random",
@@ -121,6 +122,7 @@ def test_simulate_cli_json_output_parses_and_matches_the_library(
         assert k in d, k
     assert isinstance(d["win_rate"], float) and 0.0 <= d["win_rate"] <= 1.0
     assert isinstance(d["plays_by_card"], dict) and isinstance(d["damage_by_card"], dict)
+    assert d["damage_dealt"] == sum(d["damage_by_card"].values()) > 0
     assert (d["encounter"], d["policy"], d["seed"], d["battles"]) == ("jaw_worm", "random", 3, 50)
     lib = simulate(job(3), 50, workers=1, chunk=10, content=CONTENT).to_dict()
     assert {k: d[k] for k in lib} == lib

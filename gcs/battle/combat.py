@@ -31,6 +31,7 @@ from ..events import (
 from ..flow.nodes import Node
 from . import frames as K
 from .cards import push_entries
+from .credit import NONE, Credit, credit_loss, move_label, restack
 from .intents import hp_lost, plan_intent, resolve_intents
 from .roles import roles_of
 from .state import Ctx, State, Unit
@@ -74,12 +75,14 @@ def run_status_entries(e: Engine, u: Unit, entry: str, target: int = -1,
 
 # ---------------------------------------------------------------- HP and block
 def deal_damage(e: Engine, src: Unit | None, dst: Unit, amount: int, card_id: str | None,
-                attack: bool) -> None:
+                attack: bool, credit: Credit | None = None) -> None:
     """Damage after folds: block absorbs first, then HP; reactive statuses run afterwards.
 
     ``DamageDealt.hp_lost`` and the ``on_damage_taken`` amount are the HP actually lost
     (overkill is not counted). ``on_attacked`` runs for an attack even when fully blocked.
     Then, in this order: ``on_attacked``, ``on_damage_taken``, ``on_death`` branches.
+    The HP an enemy lost is counted in the battle's damage by ``credit`` (gcs/battle/credit.py;
+    None: all to ``card_id``, or to "(none)" without a card).
     """
     if not dst.alive:
         return
@@ -92,9 +95,13 @@ def deal_damage(e: Engine, src: Unit | None, dst: Unit, amount: int, card_id: st
         dst.hp = before - loss if before > loss else 0
         loss = before - dst.hp
         dst.hp_losses += 1
-        if card_id is not None and dst.uid != 0:
-            dmg = e.s.damage
-            dmg[card_id] = dmg.get(card_id, 0) + loss
+        if dst.uid != 0:
+            if credit is None:  # (all to the card: the usual hit, inline)
+                dmg = e.s.damage
+                key = NONE if card_id is None else card_id
+                dmg[key] = dmg.get(key, 0) + loss
+            else:
+                credit_loss(e.s.damage, credit, loss, amount)
     if e.hot:
         e.record(DamageDealt(None if src is None else src.uid, dst.uid, amount, blocked, loss,
                   card_id))
@@ -121,15 +128,18 @@ def deal_damage(e: Engine, src: Unit | None, dst: Unit, amount: int, card_id: st
             push_entries(e, entries)
 
 
-def lose_hp(e: Engine, u: Unit, amount: int, src: int = -1) -> None:
+def lose_hp(e: Engine, u: Unit, amount: int, src: int = -1, credit: Credit = NONE) -> None:
     """HP loss that ignores block; ``src`` is the unit whose behaviour caused it (-1: none),
-    the ``target`` of the ``on_damage_taken`` branches, as an attacker is for damage."""
+    the ``target`` of the ``on_damage_taken`` branches, as an attacker is for damage. The HP an
+    enemy lost is counted in the battle's damage by ``credit``, as ``deal_damage`` does."""
     if not u.alive or amount <= 0:
         return
     before = u.hp
     u.hp = max(0, u.hp - amount)
     if u.hp < before:
         u.hp_losses += 1
+        if u.uid != 0:
+            credit_loss(e.s.damage, credit, before - u.hp, before - u.hp)
     if e.hot:
         e.record(HpLost(u.uid, before - u.hp))
     if u.uid != 0 and u.hp > 0:
@@ -220,6 +230,7 @@ def die(e: Engine, u: Unit) -> list[tuple[Node, Ctx]]:
     u.block = 0
     if u.uid != 0:
         u.statuses.clear()
+        u.sources.clear()
         e.roles_unit = None
     u.intent = None
     if e.hot:
@@ -241,7 +252,7 @@ def revive(e: Engine, u: Unit, hp: int) -> None:
 
 # ---------------------------------------------------------------- statuses
 def apply_status(e: Engine, u: Unit, sid: str, delta: int, *, trigger: bool = True,
-                 source: int = -1) -> None:
+                 source: int = -1, credit: Credit | None = None) -> None:
     """Add ``delta`` stacks (may be negative), clamped to +-``max_stacks``.
 
     A status that reaches 0 (or goes below 0 without ``allow_negative``) is removed. When the
@@ -250,6 +261,8 @@ def apply_status(e: Engine, u: Unit, sid: str, delta: int, *, trigger: bool = Tr
     ``source`` is the unit whose behaviour applies it: a round-end status that an enemy newly
     applies during the EnemyPhase (the unit had none) is "just applied" and skips this
     round's decay; stacks added to a status the unit already has do not reset its decay.
+    ``credit`` is who applies the stacks (gcs/battle/credit.py ``restack``; None: an enemy
+    ``source``'s current move, else no one).
     """
     if not u.alive or delta == 0:
         return
@@ -265,6 +278,9 @@ def apply_status(e: Engine, u: Unit, sid: str, delta: int, *, trigger: bool = Tr
         if not old:
             return
         del u.statuses[sid]
+        srcs = u.sources
+        if sid in srcs:
+            del srcs[sid]
         e.roles_unit = None
         if e.hot:
             e.record(StatusApplied(u.uid, sid, -old, 0))
@@ -273,6 +289,9 @@ def apply_status(e: Engine, u: Unit, sid: str, delta: int, *, trigger: bool = Tr
         if new == old:
             return
         u.statuses[sid] = new
+        if credit is None and source > 0:
+            credit = move_label(e.s.units[source])
+        restack(u, sid, old, new, credit)
         if not old:
             e.roles_unit = None
         if e.hot:

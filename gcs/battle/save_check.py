@@ -247,8 +247,8 @@ def _own_numbers(card: GameCard, r: list[Any], q: str) -> None:
 
 def _unit(c: Content, u: object, q: str, index: int) -> None:
     r = need_list(u, q)
-    if len(r) not in (13, 14):  # (14: the HP-loss counter; a save made before it has 13)
-        raise fail(q, f"expected a list of 13 or 14 items, got {len(r)}")
+    if len(r) not in (13, 14, 15):  # (14: the HP-loss counter, 15: the status sources)
+        raise fail(q, f"expected a list of 13 to 15 items, got {len(r)}")
     if need_int(r[0], f"{q}[0]", 0, BIG) != index:
         raise fail(f"{q}[0]", f"unit uid {r[0]} is not its index {index}")
     if index > 0:
@@ -291,6 +291,29 @@ def _unit(c: Content, u: object, q: str, index: int) -> None:
         need_int(pair[1], f"{q}[12][{i}][1]", 0, BIG)
     if len(r) > 13:
         need_int(r[13], f"{q}[13]", 0, BIG)  # times it lost HP this battle
+    if len(r) > 14:
+        _sources(c, r[14], f"{q}[14]")
+
+
+def _sources(c: Content, x: object, q: str) -> None:
+    """A unit's status sources: per status (once each), labels (once each) with signed stacks.
+    They are credit, not rules: sources that do not sum to the stacks held (a save edited by
+    hand) are brought in line on load (``Unit.from_list``), not refused."""
+    seen: set[str] = set()
+    for i, kv in enumerate(need_list(x, q, limit=1_000)):
+        pair = need_list(kv, f"{q}[{i}]", 2)
+        sid = need_id(pair[0], f"{q}[{i}][0]", c.statuses, "status")
+        if sid in seen:
+            raise fail(f"{q}[{i}][0]", f"status {sid!r} appears twice")
+        seen.add(sid)
+        labels: set[str] = set()
+        for j, lv in enumerate(need_list(pair[1], f"{q}[{i}][1]", limit=1_000)):
+            lab = need_list(lv, f"{q}[{i}][1][{j}]", 2)
+            need_str(lab[0], f"{q}[{i}][1][{j}][0]", 500)
+            if lab[0] in labels:
+                raise fail(f"{q}[{i}][1][{j}][0]", f"source {lab[0]!r} appears twice")
+            labels.add(lab[0])
+            need_int(lab[1], f"{q}[{i}][1][{j}][1]", -BIG, BIG)
 
 
 def _reward(c: Content, x: object, q: str, n_master: int) -> None:

@@ -1,5 +1,8 @@
 """The save format's version, and the loading of saves made in an older one.
 
+Format 5 adds to each unit row who applied its statuses' stacks (item 14, the sources that
+damage credit reads: gcs/battle/credit.py); a format 4 save loads as it is, its units knowing
+no source (their stacks are credited to "(none)").
 Format 4 numbers a procedure frame's steps as the seeds do (gcs/battle/frames.py: ten times
 the seed's step number, plus its part), and the EnemyPhase frame keeps how many enemies it has
 reached in its data. Format 3 added the places in Draw the player knows (``known``). A format
@@ -12,9 +15,9 @@ from typing import Any, Final
 
 from . import frames as K
 
-# 4: the seeds' step numbers; 3: known Draw places; 2: rolled move numbers, nested plays, just
-# applied statuses
-FORMAT: Final = 4
+# 5: status sources in unit rows; 4: the seeds' step numbers; 3: known Draw places; 2: rolled
+# move numbers, nested plays, just applied statuses
+FORMAT: Final = 5
 
 # format 2's and 3's ``pc`` of each renumbered kind (the number of step groups done) -> format 4's
 _STEPS_2: Final[dict[int, dict[int, int]]] = {
@@ -35,11 +38,14 @@ _STEPS_2: Final[dict[int, dict[int, int]]] = {
 def upgrade(data: Any) -> Any:
     """``data``, a save as loaded from JSON, in the current format: a format 2 or 3 save is
     renumbered (a new dict; ``data`` is not changed), and a format 2 one knows no place in Draw
-    (its game was played before the places were kept); anything else is returned as it is, for
-    the checks to accept or refuse. Rows that are not frames are left alone too."""
+    (its game was played before the places were kept); a format 4 one only changes its number
+    (a unit row without item 14 has no sources); anything else is returned as it is, for the
+    checks to accept or refuse. Rows that are not frames are left alone too."""
     if not isinstance(data, dict) or type(data.get("format")) is not int or data["format"] not in (
-            2, 3):
+            2, 3, 4):
         return data
+    if data["format"] == 4:
+        return dict(data, format=FORMAT)
     out = dict(data, format=FORMAT)
     state = data.get("state")
     if isinstance(state, dict):

@@ -195,7 +195,7 @@ class Unit:
 
     __slots__ = (
         "uid", "def_id", "name", "hp", "max_hp", "block", "statuses", "alive", "move",
-        "history", "intent", "rules_used", "rolled", "hp_losses",
+        "history", "intent", "rules_used", "rolled", "hp_losses", "sources",
     )
 
     def __init__(self, uid: int, def_id: str, name: str, hp: int, max_hp: int) -> None:
@@ -213,6 +213,9 @@ class Unit:
         self.rules_used: list[str] = []
         self.rolled: dict[str, int] = {}  # move id -> the damage rolled for this unit
         self.hp_losses = 0  # how many times it lost HP this battle (any source)
+        # status id -> who applied its stacks: label (a card id, an enemy move, "(none)") ->
+        # signed stacks, summing to the stacks held (gcs/battle/credit.py)
+        self.sources: dict[str, dict[str, int]] = {}
 
     @property
     def is_player(self) -> bool:
@@ -241,6 +244,9 @@ class Unit:
         u.history.extend(self.history)
         u.rules_used.extend(self.rules_used)
         u.rolled.update(self.rolled)
+        if self.sources:
+            for k, v in self.sources.items():
+                u.sources[k] = v.copy()
         return u
 
     def to_list(self) -> list[Any]:
@@ -248,9 +254,16 @@ class Unit:
         it = self.intent
         intent = None if it is None else [it.move, it.name, it.kind.value, it.damage, it.hits,
                                           it.block]
-        return [self.uid, self.def_id, self.name, self.hp, self.max_hp, self.block,
-                list(self.statuses.items()), self.alive, self.move, self.history, intent,
-                self.rules_used, list(self.rolled.items()), self.hp_losses]
+        row = [self.uid, self.def_id, self.name, self.hp, self.max_hp, self.block,
+               list(self.statuses.items()), self.alive, self.move, self.history, intent,
+               self.rules_used, list(self.rolled.items()), self.hp_losses]
+        # the status sources (item 14), but those that are all "(none)"'s, which is what a
+        # status with no known source means anyway; no item when none is left
+        known = [[k, list(v.items())] for k, v in self.sources.items()
+                 if len(v) > 1 or "(none)" not in v]
+        if known:
+            row.append(known)
+        return row
 
     @staticmethod
     def from_list(d: list[Any]) -> Unit:
@@ -267,6 +280,9 @@ class Unit:
         u.rules_used = list(d[11])
         u.rolled = {k: v for k, v in d[12]} if len(d) > 12 else {}
         u.hp_losses = d[13] if len(d) > 13 else 0  # (a save made before the counter: 0)
+        # (a save made before the sources: none known, its stacks are credited to "(none)")
+        if len(d) > 14:
+            u.sources = _sources(d[14], u.statuses)
         return u
 
     def __repr__(self) -> str:
@@ -517,6 +533,25 @@ class State:
         n.damage = self.damage.copy()
         n.steps = self.steps
         return n
+
+
+def _sources(rows: list[Any], held: dict[str, int]) -> dict[str, dict[str, int]]:
+    """A unit's saved status sources, in line with the stacks it holds: a status it does not
+    hold keeps none, and stacks its sources do not account for (a save edited by hand) are
+    "(none)"'s (gcs/battle/credit.py reads them)."""
+    out: dict[str, dict[str, int]] = {}
+    for sid, labels in rows:
+        n = held.get(sid, 0)
+        if not n:
+            continue
+        src = {a: b for a, b in labels if b}
+        left = n - sum(src.values())
+        if left:
+            src["(none)"] = src.get("(none)", 0) + left
+            if not src["(none)"]:
+                del src["(none)"]
+        out[sid] = src
+    return out
 
 
 def _copy_data(data: Any) -> Any:

@@ -140,6 +140,8 @@ def print_summary(con: Any, job: Job, s: Summary, workers: object) -> None:
     _kv(con, "turns", f"mean {d['mean_turns']:.2f}")
     _kv(con, "hp left (won)", f"mean {d['mean_hp_left_when_won']:.2f}")
     _kv(con, "damage taken", f"mean {d['mean_damage_taken']:.2f}")
+    _kv(con, "damage dealt", f"mean {d['damage_dealt'] / max(1, s.battles):.2f} (the cards' "
+        "damage below sums to it)")
     _kv(con, "decisions", f"mean {d['mean_decisions']:.2f} per battle")
     from rich.table import Table
 

@@ -10,6 +10,7 @@ from ..battle import cards as C
 from ..battle import combat as U
 from ..battle import frames as K
 from ..battle.combat import deal_damage, gain_block, random_enemy, spawn_enemy
+from ..battle.credit import fold_credit, label_of, of_ctx
 from ..battle.folds import attack_damage, block_amount
 from ..battle.intents import set_move
 from ..battle.state import Ctx, Frame, Unit
@@ -86,20 +87,29 @@ def _hit(e: Engine, ctx: Ctx, amount: int, uid: int) -> None:
         return
     src = units[ctx.owner]
     if ctx.status:
-        deal_damage(e, src, dst, amount, None, False)
+        # a status's own damage (Combust, Thorns...): credited to who applied that status
+        deal_damage(e, src, dst, amount, None, False, of_ctx(e, ctx) if uid else None)
     else:
         # an attack: the damage is folded, and counted for the source card (if it is one)
         inst = s.cards.get(ctx.src) if ctx.src >= 0 else None
+        card_id = None if inst is None else inst.card_id
         held, hit = src.statuses, dst.statuses
         c = e.c
         if ((held and not c.deal_statuses.isdisjoint(held))
                 or (hit and not c.take_statuses.isdisjoint(hit))):
+            if uid:
+                # a hit on an enemy: folded with each modifier's share credited to its source
+                amount, shares = fold_credit(e, amount, src, dst,
+                                             label_of(e, ctx) if card_id is None else card_id)
+                deal_damage(e, src, dst, amount, card_id, True, shares)
+                return
             amount = attack_damage(e, amount, src, dst)
         elif amount < 0:
             # (``attack_damage`` when neither unit holds a modifier at its stage, e.g. a hit on
             # an enemy with only Strength: it folds nothing, the amount floored at 0)
             amount = 0
-        deal_damage(e, src, dst, amount, None if inst is None else inst.card_id, True)
+        deal_damage(e, src, dst, amount, card_id, True,
+                    None if card_id is not None or not uid else label_of(e, ctx))
 
 
 def _per_unit(e: Engine, units: list[Unit], act: Callable[[Unit], None]) -> None:
@@ -150,7 +160,9 @@ def _ex_block(e: Engine, node: N.GainBlock, ctx: Ctx) -> None:
 def _ex_lose_hp(e: Engine, node: N.LoseHp, ctx: Ctx) -> None:
     amount = val(e, node.amount, ctx)
     owner = ctx.owner  # (the unit whose behaviour runs caused it: Rupture reads it)
-    _per_unit(e, units_of(e, node.target, ctx), lambda u: U.lose_hp(e, u, amount, owner))
+    credit = of_ctx(e, ctx)
+    _per_unit(e, units_of(e, node.target, ctx),
+              lambda u: U.lose_hp(e, u, amount, owner, credit))
 
 
 def _ex_max_hp(e: Engine, node: N.GainMaxHp, ctx: Ctx) -> None:
@@ -179,10 +191,13 @@ def _ex_apply(e: Engine, node: N.ApplyStatus, ctx: Ctx) -> None:
     units = units_of(e, node.target, ctx)
     if e.c.negating_statuses:  # (a pack where a status can negate debuffs: Artifact)
         units = [u for u in units if not U.negated(e, u, sid, n)]
+    credit = of_ctx(e, ctx)  # (who applies the stacks: gcs/battle/credit.py)
+    if ctx.status == sid and isinstance(credit, dict):
+        credit = dict(credit)  # (a status that adds to itself: its sources change under it)
     if len(units) == 1:  # (what _per_unit does with one unit: nothing to reorder)
-        U.apply_status(e, units[0], sid, n, source=ctx.owner)
+        U.apply_status(e, units[0], sid, n, source=ctx.owner, credit=credit)
         return
-    _per_unit(e, units, lambda u: U.apply_status(e, u, sid, n, source=ctx.owner))
+    _per_unit(e, units, lambda u: U.apply_status(e, u, sid, n, source=ctx.owner, credit=credit))
 
 
 def _ex_remove(e: Engine, node: N.RemoveStatus, ctx: Ctx) -> None:

@@ -73,6 +73,9 @@ class Summary:
             "mean_damage_taken": round(self.damage_taken / n, 3),
             "turns_histogram": {str(k): v for k, v in sorted(self.turn_hist.items())},
             "plays_by_card": dict(sorted(self.plays.items())),
+            # the HP the enemies lost, in all battles; damage_by_card shares it out exactly
+            # (docs/simulation.md, "Damage credit")
+            "damage_dealt": sum(self.damage.values()),
             "damage_by_card": dict(sorted(self.damage.items())),
         }
 
