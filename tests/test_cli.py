@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 import gcs
+from gcs.battle.save_format import FORMAT as SAVE_FORMAT
 from gcs.cli import main
 from gcs.content.loader import BUILTIN
 
@@ -147,6 +148,8 @@ def _tamper(data: dict[str, Any], how: str) -> str:
         data["final"] = "0" * 64
     elif how == "format":
         data["format"] = "something-else"
+    elif how == "state_format":
+        data["state_format"] = "5"
     elif how == "pack":
         data["pack"] = "other_pack"
     elif how == "missing_field":
@@ -163,6 +166,7 @@ TAMPERING = {
     "seed": "replay",
     "final": "replay ended in a different state",
     "format": "not a replay file",
+    "state_format": "state_format",
     "pack": "replay is for pack 'other_pack'",
     "missing_field": "seed",
     "truncated": "replay",
@@ -182,6 +186,29 @@ def test_cli_replay_of_a_tampered_file_exits_nonzero_with_a_clear_message(
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), err
     assert TAMPERING[how] in lines[0], lines[0]
+
+
+def test_cli_replay_of_a_file_hashed_in_another_save_format_checks_its_actions(
+        replay_file: Path, capsys: Capsys) -> None:
+    """The digests hash the engine's save, whose format grows: a file recorded before
+    ``state_format`` (or in another one) cannot have them compared, so its actions, result
+    and turns are what is checked, and the output says so; a wrong action still fails."""
+    data = json.loads(replay_file.read_text())
+    assert data["state_format"] == SAVE_FORMAT
+    for old in (None, SAVE_FORMAT - 1):
+        older = dict(data, final="0" * 64, trace=["0" * 16] * len(data["trace"]))
+        if old is None:
+            del older["state_format"]
+        else:
+            older["state_format"] = old
+        replay_file.write_text(json.dumps(older))
+        code, out, err = run_cli(capsys, "replay", str(replay_file))
+        assert code == 0, err
+        assert "every action legal" in out and "not compared" in out and "identical" not in out
+        older["actions"] = [*older["actions"][:1], "play 9 @e3", *older["actions"][1:]]
+        replay_file.write_text(json.dumps(older))
+        code, out, err = run_cli(capsys, "replay", str(replay_file))
+        assert code != 0 and "replay diverged at action 1" in err
 
 
 def test_cli_replay_of_a_missing_file_is_a_clear_error(tmp_path: Path, capsys: Capsys) -> None:

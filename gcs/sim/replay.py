@@ -5,6 +5,12 @@ action and of the final state), each checked by ``replay`` (docs/rules/boundary.
 Format ``gcs-replay/2`` holds ``trace``: the first 16 hex digits of the state's digest after the
 battle started and after each action, so a replay names the first action whose state differs.
 A ``gcs-replay/1`` file (no ``trace``) still replays, checked by its final digest only.
+
+The digests hash the engine's save (``Game.to_json``), whose format grows with the engine (format
+5 added each status's sources). A file records the save format it was hashed in
+(``state_format``); a file of another save format (or of none: recorded before the field) cannot
+have its digests compared, so it is checked by its actions (each legal, in order), its result
+and its turns, and ``digests_checked`` says so.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..agent import Action
+from ..battle.save_format import FORMAT as STATE_FORMAT
 from ..content.db import Content
 from ..content.limits import MAX_DECK
 from ..errors import GameError, IllegalActionError, PolicyError
@@ -72,8 +79,14 @@ def file_data(content: Content, g: Game, seed: int, encounter: str, actions: lis
         "format": FORMAT, "pack": content.pack_id, "seed": seed, "encounter": encounter,
         "character": character, "deck": deck, "actions": list(actions),
         "won": battle_result(g), "turns": g.turn_number, "trace": list(trace),
-        "final": state_digest(g),
+        "final": state_digest(g), "state_format": STATE_FORMAT,
     }
+
+
+def digests_checked(data: dict[str, Any]) -> bool:
+    """Whether ``replay`` compares the file's digests: only when they were hashed in this
+    engine's save format (``state_format``; a file without it predates the field)."""
+    return data.get("state_format") == STATE_FORMAT
 
 
 def record(content: Content, encounter: str, seed: int, policy: Policy, *,
@@ -206,6 +219,10 @@ def check_fields(content: Content, data: dict[str, Any]) -> None:
     turns = data["turns"]
     if not isinstance(turns, int) or isinstance(turns, bool) or not 0 <= turns <= 2**53:
         raise _bad("turns", "a whole number >= 0", turns)
+    sf = data.get("state_format")
+    if sf is not None and (not isinstance(sf, int) or isinstance(sf, bool) or not 1 <= sf < 2**31):
+        raise _bad("state_format", "the engine's save format number the digests were hashed in",
+                   sf)
     if not isinstance(data["final"], str) or not _HEX.fullmatch(data["final"]):
         raise _bad("final", "a sha256 digest (64 hex digits)", data["final"])
     if fmt == FORMAT:
@@ -224,7 +241,9 @@ def replay(content: Content, data: dict[str, Any]) -> Game:
     state. ReplayError says which check failed; the game is returned when all hold."""
     check_fields(content, data)
     actions: list[str] = data["actions"]
-    trace: list[str] | None = data.get("trace") if data["format"] == FORMAT else None
+    same_hash = digests_checked(data)
+    trace: list[str] | None = (data.get("trace") if data["format"] == FORMAT and same_hash
+                               else None)
     try:
         g = start(content, data["seed"], data["encounter"], deck=data.get("deck"),
                   character=data.get("character"))
@@ -256,7 +275,7 @@ def replay(content: Content, data: dict[str, Any]) -> Game:
         raise ReplayError(f"replay ended on turn {g.turn_number}, the file says turn "
                           f"{data['turns']}")
     digest = state_digest(g)
-    if digest != data["final"]:
+    if same_hash and digest != data["final"]:
         raise ReplayError(f"replay ended in a different state: {digest[:12]} != "
                           f"{data['final'][:12]}")
     return g
