@@ -33,7 +33,7 @@ from ..enums import PHASE_ENEMY_PHASE
 from ..flow.nodes import Node
 from ..interp.pause import fire_delayed
 from ..interp.run import ENTRY_ROOTS, start_entry
-from .runner import END, GO, RESUMED, Procedure, Step, become, call, enter, settled, steps
+from .runner import CALL, END, GO, RESUMED, Procedure, Step, become, enter
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -61,11 +61,8 @@ class EnemyTurns(Step):
             data[2] = i
             if units[uid].alive:
                 f.pc = K.ENEMY_PHASE_TURNS  # (back here for the next enemy)
-                t = e.push(K.ENEMY_TURN, K.ENEMY_TURN_START, uid)
-                if not call(e):
-                    return GO
-                steps(e, t, ENEMY_TURN)
-                return settled(e, f)
+                e.push(K.ENEMY_TURN, K.ENEMY_TURN_START, uid)
+                return CALL
             ids[i - 1] = -1 - uid  # dead when reached: it keeps its intent
         return GO
 
