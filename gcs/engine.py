@@ -27,7 +27,7 @@ class Engine:
                  "energy_per_turn", "subs", "log", "_logging", "hot", "record",
                  "presenter", "busy", "ticks", "legal", "legal_key", "failure", "depth", "log_cap",
                  "log_shared", "ckpt", "journal", "watchers", "deferred", "deferred_n", "defer_base",
-                 "stepwise", "roles_epoch")
+                 "stepwise", "roles_unit", "roles")
 
     def __init__(self, content: Content, state: State, rules: BattleRules, *,
                  logging: bool = True, presenter: bool = True) -> None:
@@ -46,8 +46,9 @@ class Engine:
         self.busy = False
         # the runner's frame-by-frame mode (gcs/steps/runner.py): every step through the loop
         self.stepwise = False
-        # the units' status roles are valid at this epoch (gcs/battle/roles.py)
-        self.roles_epoch = 0
+        # the status roles of the unit asked last (gcs/battle/roles.py)
+        self.roles_unit: Unit | None = None
+        self.roles = 0
         # ``ticks`` counts loop runs (every facade call that changes a battle runs the loop);
         # ``legal`` caches the last legal actions, valid while ``legal_key`` matches.
         self.ticks = 0
@@ -107,7 +108,7 @@ class Engine:
         others and the wave still run) and the facade call raises it as HandlerError."""
         was = self.busy
         self.busy = True
-        self.roles_epoch += 1  # (a handler may change a live unit's statuses by hand)
+        self.roles_unit = None  # (a handler may change a live unit's statuses by hand)
         try:
             for h in handlers:
                 try:
@@ -160,7 +161,7 @@ class Engine:
     def run(self) -> None:
         """Run frames until the stack is empty or a Choice, Wait or Gate pauses the wave."""
         self.ticks += 1
-        self.roles_epoch += 1  # (a caller may have changed a live unit's statuses by hand)
+        self.roles_unit = None  # (a caller may have changed a live unit's statuses by hand)
         self.loop()
 
     def loop(self) -> None:
@@ -260,8 +261,6 @@ def _register() -> None:
                  BATTLE_WON, BATTLE_LOST):
         runner.PROCEDURES[proc.kind] = proc
         HANDLERS[proc.kind] = runner.run
-    runner.SUBFRAMES[K.DRAW] = cards.step_draw
-    runner.SUBFRAMES[K.HAND_END] = step_hand_end
     HANDLERS.update({
         K.ENTRY: run.step_entry,
         K.NODE: run.step_node,

@@ -180,7 +180,7 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
             made: Call = ("apply", (action,), NO_KW)
             ticks = e.ticks
             e.depth = 1
-            e.roles_epoch += 1  # (as ``_begin``)
+            e.roles_unit = None  # (as ``_begin``)
             try:
                 _apply(e, action)
             except Exception as exc:
@@ -239,7 +239,7 @@ def _begin(e: Engine, deferred: tuple[Any, ...] | None, name: str) -> None:
     in progress. While the log is ``deferred`` its calls and base are the journal and the
     checkpoint (a restore replays them), so no clone is taken. The status roles read before
     are forgotten (the caller may have changed a live unit by hand since)."""
-    e.roles_epoch += 1
+    e.roles_unit = None
     if e.ckpt is None and deferred is None:
         try:
             e.ckpt = e.s.clone()

@@ -220,7 +220,7 @@ def die(e: Engine, u: Unit) -> list[tuple[Node, Ctx]]:
     u.block = 0
     if u.uid != 0:
         u.statuses.clear()
-        u.roles_at = -1  # (its roles: read again)
+        e.roles_unit = None
     u.intent = None
     if e.hot:
         e.record(UnitDied(u.uid))
@@ -265,7 +265,7 @@ def apply_status(e: Engine, u: Unit, sid: str, delta: int, *, trigger: bool = Tr
         if not old:
             return
         del u.statuses[sid]
-        u.roles_at = -1  # (its roles: read again)
+        e.roles_unit = None
         if e.hot:
             e.record(StatusApplied(u.uid, sid, -old, 0))
             e.record(StatusRemoved(u.uid, sid))
@@ -274,7 +274,7 @@ def apply_status(e: Engine, u: Unit, sid: str, delta: int, *, trigger: bool = Tr
             return
         u.statuses[sid] = new
         if not old:
-            u.roles_at = -1  # (its roles: read again)
+            e.roles_unit = None
         if e.hot:
             e.record(StatusApplied(u.uid, sid, new - old, new))
         if source > 0 and old == 0 and sd.decay_at == "round_end" and (

@@ -195,7 +195,7 @@ class Unit:
 
     __slots__ = (
         "uid", "def_id", "name", "hp", "max_hp", "block", "statuses", "alive", "move",
-        "history", "intent", "rules_used", "rolled", "hp_losses", "roles", "roles_at",
+        "history", "intent", "rules_used", "rolled", "hp_losses",
     )
 
     def __init__(self, uid: int, def_id: str, name: str, hp: int, max_hp: int) -> None:
@@ -213,10 +213,6 @@ class Unit:
         self.rules_used: list[str] = []
         self.rolled: dict[str, int] = {}  # move id -> the damage rolled for this unit
         self.hp_losses = 0  # how many times it lost HP this battle (any source)
-        # the roles of its statuses, valid while ``roles_at`` is its engine's ``roles_epoch``
-        # (gcs/battle/roles.py; -1: never, so a copy or a loaded unit reads them again)
-        self.roles = 0
-        self.roles_at = -1
 
     @property
     def is_player(self) -> bool:

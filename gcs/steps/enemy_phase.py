@@ -33,7 +33,7 @@ from ..enums import PHASE_ENEMY_PHASE
 from ..flow.nodes import Node
 from ..interp.pause import fire_delayed
 from ..interp.run import ENTRY_ROOTS, start_entry
-from .runner import CALL, END, GO, RESUMED, Procedure, Step, become, enter
+from .runner import END, GO, RESUMED, Procedure, Step, become, call, enter, settled, steps
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -61,8 +61,11 @@ class EnemyTurns(Step):
             data[2] = i
             if units[uid].alive:
                 f.pc = K.ENEMY_PHASE_TURNS  # (back here for the next enemy)
-                e.push(K.ENEMY_TURN, K.ENEMY_TURN_START, uid)
-                return CALL
+                t = e.push(K.ENEMY_TURN, K.ENEMY_TURN_START, uid)
+                if not call(e):
+                    return GO
+                steps(e, t, ENEMY_TURN)
+                return settled(e, f)
             ids[i - 1] = -1 - uid  # dead when reached: it keeps its intent
         return GO
 

@@ -17,9 +17,8 @@ would count (``Engine.count``: the step guard stops there as the loop would) and
 - a step that ends its procedure by handing its frame to the next one (EndPlayerTurn to
   EnemyPhase to PlayerTurnStart: ``NEXT``) goes on into the next procedure's first step;
 - a step that runs a sub-procedure (one enemy's turn, the turn-end hand, a draw) pushes its
-  frame and says ``CALL``: the runner runs that frame here (a procedure's steps, or the
-  frame kind's handler in ``SUBFRAMES``); done, the frame resumes as with ``RESUMED``; if it
-  queued work, its frame stays under that work, where the loop would have it;
+  frame and runs it here (``call``, then ``settled``): done, the frame resumes (``RESUMED``);
+  if it queued work, its frame stays under that work, where the loop would have it;
 - the procedures whose every step is a trip through the loop (``each_step_a_call``: the battle
   start and end) count one and go on.
 
@@ -31,7 +30,6 @@ pausing pack both ways and compares the states, step counts and logs after each 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from ..battle import frames as K
@@ -48,13 +46,12 @@ RESUMED: Final = 1   # it ran the work it queued here: the frame resumes (the ba
 NEXT: Final = 2      # the frame is now the next procedure's, at its first step
 END: Final = 3       # the procedure is over: the step popped its frame
 DECIDED: Final = 4   # the battle is decided: the stack holds its end (``check_end``)
-CALL: Final = 5      # it pushed a frame to run now (a sub-procedure, a draw), then resume
 
 
 class Step:
     """One numbered step of a seed procedure. Its docstring quotes the seed sentence it does;
     ``run`` does it and returns how the procedure goes on (``GO``, ``RESUMED``, ``NEXT``,
-    ``END``, ``DECIDED`` or ``CALL``). ``number`` and ``after`` (the next step's number) are set by the
+    ``END`` or ``DECIDED``). ``number`` and ``after`` (the next step's number) are set by the
     ``Procedure`` that lists it. A native class: the runner calls ``run`` through its table."""
 
     def __init__(self) -> None:
@@ -106,9 +103,6 @@ _NO_STEP: Final = _NoStep()
 # frame kind -> its procedure (None: a kind that is not a procedure's), a list read by index
 # (no hashing on the hot path); filled once by gcs/engine.py, the one place that registers
 PROCEDURES: Final[list[Procedure | None]] = [None] * len(K.NAMES)
-# frame kind -> the handler of a frame a step runs by ``CALL`` that is not a procedure's (a
-# draw, the turn-end hand), also filled by gcs/engine.py
-SUBFRAMES: Final[list[Callable[[Engine, Frame], None] | None]] = [None] * len(K.NAMES)
 
 
 def run(e: Engine, f: Frame) -> None:
@@ -144,30 +138,7 @@ def steps(e: Engine, f: Frame, proc: Procedure) -> int:
                 if s.steps >= limit:
                     e.count()  # (the step over the limit: it counts and raises)
                 s.steps += 1
-            continue
-        if r == CALL:
-            # the frame it pushed runs here, its call counted as the loop counts it (in
-            # stepwise mode the loop runs it)
-            if e.stepwise:
-                return GO
-            if s.steps >= limit:
-                e.count()  # (it raises)
-            s.steps += 1
-            t = stack[-1]
-            sub = PROCEDURES[t.kind]
-            if sub is not None:
-                steps(e, t, sub)
-            else:
-                handler = SUBFRAMES[t.kind]
-                assert handler is not None  # (a step calls only registered kinds)
-                handler(e, t)
-            if stack[-1] is not f or s.pause:
-                return GO  # its work is queued above ``f``, or it paused: the loop goes on
-            if s.steps >= limit:
-                e.count()  # (the loop's count of that frame's last call; it raises)
-            s.steps += 1
-            r = RESUMED
-        if r == RESUMED:
+        elif r == RESUMED:
             if proc.rereads_end:
                 last = units[-1]
                 if not (last.alive and last.uid and units[0].alive) and check_end(e):
@@ -203,7 +174,7 @@ def start(e: Engine, f: Frame) -> None:
         e.run()
         return
     e.ticks += 1
-    e.roles_epoch += 1  # (as ``Engine.run``)
+    e.roles_unit = None  # (as ``Engine.run``)
     proc = PROCEDURES[f.kind]
     assert proc is not None  # (a procedure's frame)
     steps(e, f, proc)  # (``run`` for a frame not started)
@@ -215,6 +186,32 @@ def start(e: Engine, f: Frame) -> None:
         e.loop()
     elif len(e.log) > e.log_cap:
         e.trim_log()  # (as the loop ends)
+
+
+def call(e: Engine) -> bool:
+    """A step pushed a frame the loop would run next (a sub-procedure, a draw): count the
+    step the loop counts for the call that pushed it, and say whether to run it here (False
+    in stepwise mode: the step returns and the loop runs it)."""
+    if e.stepwise:
+        return False
+    s = e.s
+    if s.steps >= e.step_limit:
+        e.count()  # (over the limit: it raises)
+    s.steps += 1
+    return True
+
+
+def settled(e: Engine, f: Frame) -> int:
+    """After a step of ``f`` ran a frame it pushed (see ``call``): ``RESUMED`` when that frame
+    is done and ``f`` is on top again (its call counted, as the loop counts it), else ``GO``
+    (its work is queued above it, or it paused: the loop goes on from there)."""
+    s = e.s
+    if s.stack[-1] is f and not s.pause:
+        if s.steps >= e.step_limit:
+            e.count()  # (over the limit: it raises)
+        s.steps += 1
+        return RESUMED
+    return GO
 
 
 def enter(e: Engine, phase: BattlePhase) -> None:

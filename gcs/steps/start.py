@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from ..battle import frames as K
-from ..battle.cards import push_draw, push_entries
+from ..battle.cards import push_draw, push_entries, step_draw
 from ..battle.combat import apply_status, make_enemy, status_entries
 from ..battle.intents import plan_intent
 from ..battle.state import CardInstance, Frame, MasterEntry, Unit
@@ -16,7 +16,7 @@ from ..content.defs import CharacterDef, EncounterDef
 from ..enums import KW_INNATE, PHASE_INITIALIZE, PILE_DRAW
 from ..events import BattleStarted
 from ..rng import Rng, derive, derive_each
-from .runner import CALL, DECIDED, GO, Procedure, Step, become, check_end, enter
+from .runner import DECIDED, GO, Procedure, Step, become, call, check_end, enter, settled
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -111,7 +111,10 @@ class OpeningHand(Step):
             chosen = set(innate)
             s.draw[:] = [u for u in s.draw if u not in chosen] + innate[::-1]
         d = push_draw(e, max(e.rules.starting_hand_size, len(innate)), automatic=True)
-        return GO if d is None else CALL
+        if d is None or not call(e):
+            return GO
+        step_draw(e, d)
+        return settled(e, f)
 
 
 class TurnOne(Step):

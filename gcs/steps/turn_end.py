@@ -20,7 +20,7 @@ from ..enums import (
 )
 from ..events import CardModified, CardRetained, DiscardPhase, TurnEnded
 from ..interp.pause import fire_delayed
-from .runner import CALL, GO, Procedure, Step, become, enter
+from .runner import GO, Procedure, Step, become, call, enter, settled
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -71,8 +71,11 @@ class HandRule(Step):
         s = e.s
         if not s.hand:
             return GO
-        e.push(K.HAND_END, 0, s.hand.copy())
-        return CALL
+        h = e.push(K.HAND_END, 0, s.hand.copy())
+        if not call(e):
+            return GO
+        step_hand_end(e, h)
+        return settled(e, f)
 
 
 def step_hand_end(e: Engine, f: Frame) -> None:

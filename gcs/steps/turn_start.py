@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from ..battle import frames as K
-from ..battle.cards import push_draw, push_entries
+from ..battle.cards import push_draw, push_entries, step_draw
 from ..battle.combat import armor_decay, run_status_entries, status_entries
 from ..battle.hooks import draw_count, enemy_scoped, energy_per_turn
 from ..battle.intents import resolve_intents
@@ -15,7 +15,7 @@ from ..content.roles import ON_DRAW_PHASE, ON_TURN_START
 from ..enums import PHASE_PLAYER_PHASE, PHASE_PLAYER_TURN_START
 from ..events import DrawPhase, TurnStarted
 from ..interp.pause import fire_delayed
-from .runner import CALL, END, GO, Procedure, Step, become, enter
+from .runner import END, GO, Procedure, Step, become, call, enter, settled
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -120,7 +120,11 @@ class TurnDraw(Step):
     BattleRules.DrawPerTurn", through the draw hooks), an automatic draw."""
 
     def run(self, e: Engine, f: Frame) -> int:
-        return GO if push_draw(e, draw_count(e), automatic=True) is None else CALL
+        d = push_draw(e, draw_count(e), automatic=True)
+        if d is None or not call(e):
+            return GO
+        step_draw(e, d)
+        return settled(e, f)
 
 
 class IntoPlayerPhase(Step):
