@@ -1,9 +1,11 @@
 """The save format's version, and the loading of saves made in an older one.
 
-Format 4 numbers a procedure frame's steps as the seeds do (gcs/battle/frames.py: ten times
-the seed's step number, plus its part), and the EnemyPhase frame keeps how many enemies it has
-reached in its data. Format 3 added the places in Draw the player knows (``known``). A format
-2 or 3 save is brought up to date on load (``upgrade``), before it is checked.
+Format 5 keeps the gold a battle's rewards hold besides the table's (``loot``: the
+``reward_gold`` node's, a Looter's loot); an older save holds none. Format 4 numbers a
+procedure frame's steps as the seeds do (gcs/battle/frames.py: ten times the seed's step
+number, plus its part), and the EnemyPhase frame keeps how many enemies it has reached in its
+data. Format 3 added the places in Draw the player knows (``known``). A format
+2, 3 or 4 save is brought up to date on load (``upgrade``), before it is checked.
 """
 
 from __future__ import annotations
@@ -12,9 +14,9 @@ from typing import Any, Final
 
 from . import frames as K
 
-# 4: the seeds' step numbers; 3: known Draw places; 2: rolled move numbers, nested plays, just
-# applied statuses
-FORMAT: Final = 4
+# 5: the rewards' loot; 4: the seeds' step numbers; 3: known Draw places; 2: rolled move
+# numbers, nested plays, just applied statuses
+FORMAT: Final = 5
 
 # format 2's and 3's ``pc`` of each renumbered kind (the number of step groups done) -> format 4's
 _STEPS_2: Final[dict[int, dict[int, int]]] = {
@@ -33,24 +35,29 @@ _STEPS_2: Final[dict[int, dict[int, int]]] = {
 
 
 def upgrade(data: Any) -> Any:
-    """``data``, a save as loaded from JSON, in the current format: a format 2 or 3 save is
-    renumbered (a new dict; ``data`` is not changed), and a format 2 one knows no place in Draw
-    (its game was played before the places were kept); anything else is returned as it is, for
-    the checks to accept or refuse. Rows that are not frames are left alone too."""
+    """``data``, a save as loaded from JSON, in the current format (a new dict; ``data`` is not
+    changed): a format 2, 3 or 4 save holds no loot; a format 2 or 3 one is renumbered, and a
+    format 2 one knows no place in Draw (its game was played before the places were kept);
+    anything else is returned as it is, for the checks to accept or refuse. Rows that are not
+    frames are left alone too."""
     if not isinstance(data, dict) or type(data.get("format")) is not int or data["format"] not in (
-            2, 3):
+            2, 3, 4):
         return data
+    old = data["format"]
     out = dict(data, format=FORMAT)
     state = data.get("state")
     if isinstance(state, dict):
         st = dict(state)
-        if data.get("format") == 2 and "known" not in st:
+        if "loot" not in st:
+            st["loot"] = 0
+        if old == 2 and "known" not in st:
             st["known"] = [0, 0]
-        st["stack"] = _frames(state.get("stack"))
-        delayed = state.get("delayed")
-        if isinstance(delayed, list):
-            st["delayed"] = [[*d[:2], _frames(d[2]), *d[3:]]
-                             if isinstance(d, list) and len(d) > 2 else d for d in delayed]
+        if old in (2, 3):
+            st["stack"] = _frames(state.get("stack"))
+            delayed = state.get("delayed")
+            if isinstance(delayed, list):
+                st["delayed"] = [[*d[:2], _frames(d[2]), *d[3:]]
+                                 if isinstance(d, list) and len(d) > 2 else d for d in delayed]
         out["state"] = st
     return out
 
