@@ -65,8 +65,8 @@ def test_unknown_node_kind_mapping_form(tmp_path: Path) -> None:
 def test_wrong_type(tmp_path: Path) -> None:
     got = problems(tmp_path, {"cards.yaml": card_file("- deal: {amount: 6, hits: many}\n")})
     assert got == ["cards.yaml:8: card 'bash': field 'on_play[0].deal.hits': wrong type: "
-                   "expected a value (an integer, '$name', 'x', 'energy', 'turn', 'hand_size' "
-                   "or a mapping like {add: [a, b]}), got the string 'many'"]
+                   "expected a value (an integer, '$name', 'x', 'energy', 'turn', 'hand_size', "
+                   "'gold' or a mapping like {add: [a, b]}), got the string 'many'"]
 
 
 def test_wrong_type_of_cost(tmp_path: Path) -> None:
