@@ -321,3 +321,16 @@ def test_wrong_slot_type_units_used_as_cards_and_rebinding(tmp_path: Path) -> No
                              "but is read here as cards")
     assert got[1].startswith("cards.yaml:10: card 'bash': field 'on_play[2].set.name': wrong "
                              "slot type: '$foe' already holds units")
+
+
+def test_deal_kind_block_raw_and_wave_end_are_checked(tmp_path: Path) -> None:
+    got = problems(tmp_path, {"cards.yaml": card_file(
+        "- deal: {amount: 6, kind: magic}\n"
+        "- block: {amount: 5, raw: yes}\n"
+        "- wait_until: {when: wave_end, turns: 2}\n")})
+    assert len(got) == 3
+    assert got[0] == ("cards.yaml:8: card 'bash': field 'on_play[0].deal.kind': bad value "
+                      "'magic' (expected one of: attack, thorns)")
+    assert got[1].startswith("cards.yaml:9: card 'bash': field 'on_play[1].block.raw': ")
+    assert got[2] == ("cards.yaml:10: card 'bash': field 'on_play[2].wait_until.turns': the end "
+                      "of the wave comes once: 'wave_end' takes no 'turns'")
