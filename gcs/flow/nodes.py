@@ -245,9 +245,9 @@ HOOK_SCOPES = ("player_turns", "enemy_turns")
 # ---------------------------------------------------------------- units
 @dataclass(frozen=True, slots=True)
 class DealDamage:
-    """``kind`` None: an attack from a card or a move, not one from a status (the status
-    rule); ``attack`` or ``thorns`` (damage no fold, block or ``on_attacked`` treats as an
-    attack: the game's THORNS damage type) say it outright."""
+    """``kind``: ``attack`` (folded, ``on_attacked``) or ``thorns`` (not an attack: the game's
+    THORNS damage type, which skips the folds and ``on_attacked``; Block still absorbs it);
+    None: an attack in a card or a move, thorns in a status."""
 
     amount: Value
     target: UnitSel
