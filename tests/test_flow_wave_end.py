@@ -56,3 +56,17 @@ def test_with_nothing_queued_above_the_play_the_entry_just_goes_on() -> None:
     g = start(own, statuses=[mkstatus("watch", on_play=M(50))], player_statuses={"watch": 1})
     assert g.try_play_card(add(g, "own"))
     assert marks(g) == ["m1", "m2", "m50"]
+
+
+def test_a_status_deal_says_whether_it_is_an_attack() -> None:
+    """A status's damage is not an attack unless its ``deal`` says ``kind: attack``: then the
+    holder's Strength folds into it (docs/rules/units.md, Folds)."""
+    from flow_support import ALL
+
+    def hp_lost(kind: str | None) -> int:
+        jab = mkstatus("jab", on_turn_end=N.DealDamage(5, ALL, 1, kind))
+        g = start(statuses=[jab], player_statuses={"jab": 1, "strength": 2})
+        g.end_player_turn()
+        return 500 - g.enemies[0].hp
+
+    assert (hp_lost(None), hp_lost("thorns"), hp_lost("attack")) == (5, 5, 7)
