@@ -5,7 +5,7 @@ turn-end statuses; continuations of one wave in the order they were scheduled.""
 
 from __future__ import annotations
 
-from flow_support import PLAYER, TARGET, M, add, card, enemy, seq, start, trace
+from flow_support import ALL, PLAYER, TARGET, M, add, card, enemy, seq, start, trace
 from flow_support import status as mkstatus
 
 from gcs.enums import TargetMode
@@ -61,7 +61,6 @@ def test_with_nothing_queued_above_the_play_the_entry_just_goes_on() -> None:
 def test_a_status_deal_says_whether_it_is_an_attack() -> None:
     """A status's damage is not an attack unless its ``deal`` says ``kind: attack``: then the
     holder's Strength folds into it (docs/rules/units.md, Folds)."""
-    from flow_support import ALL
 
     def hp_lost(kind: str | None) -> int:
         jab = mkstatus("jab", on_turn_end=N.DealDamage(5, ALL, 1, kind))
