@@ -332,6 +332,15 @@ class GoldGained(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class RewardGoldAdded(Event):
+    """Gold put into this battle's rewards (``reward_gold``: a Looter's loot, granted with the
+    reward table's gold if the battle is won); ``total`` is what the rewards now hold."""
+
+    amount: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
 class ChoiceOpened(Event):
     """A Choice paused the wave: candidates are instance or unit ids."""
 

@@ -168,6 +168,13 @@ class Game:
         return self._e.s.gold
 
     @property
+    def reward_gold(self) -> int:
+        """Gold this battle put into its rewards besides the reward table's (the
+        ``reward_gold`` node: a Looter's loot); granted, with the table's gold, when a won
+        battle offers its rewards (``gold`` then includes it); lost with the battle."""
+        return self._e.s.loot
+
+    @property
     def run_hp(self) -> tuple[int, int]:
         """The run's (HP, max HP), carried from battle to battle."""
         return self._e.s.hp, self._e.s.max_hp
@@ -607,5 +614,6 @@ def _unpickle(content: Content, data: dict[str, Any]) -> Game:
 guard_class(Game, inline=("clone", "legal_actions"), plain=(
     # properties that read the state's own fields, which no caller holds: none can raise
     "phase", "turn_number", "is_battle_active", "is_waiting_for_choice", "is_waiting",
-    "is_waiting_for_reward", "waiting_kind", "energy", "gold", "run_hp", "last_result", "clock",
+    "is_waiting_for_reward", "waiting_kind", "energy", "gold", "reward_gold", "run_hp",
+    "last_result", "clock",
     "offered_rewards", "phase_history", "stats"))

@@ -232,3 +232,25 @@ def test_builder_output_is_plain_data() -> None:
     assert b.exhaust(b.cards("hand", random=1)) == {"exhaust": {"from": "hand", "random": 1}}
     assert b.end_turn() == "end_turn"
     assert b.animation() == {"animation": None}
+
+
+def test_builder_helpers_of_the_end_of_the_wave_thorns_raw_block_and_reward_gold() -> None:
+    from gcs.flow import nodes as N
+    from gcs.flow.exprs import UnitStat
+    assert b.deal("$damage", to="self", kind="thorns") == {
+        "deal": {"amount": "$damage", "to": "self", "kind": "thorns"}}
+    assert b.block({"block": "self"}, raw=True) == {
+        "block": {"amount": {"block": "self"}, "raw": True}}
+    assert b.wait_until("wave_end") == {"wait_until": {"when": "wave_end"}}
+    c = b.pack(
+        "t", b.card("burnt", "Burnt", cost=0, type="status", numbers={"damage": 2},
+                    on_turn_end=[b.deal("$damage", to="self", kind="thorns"),
+                                 b.wait_until("wave_end"), b.block(3, raw=True),
+                                 b.reward_gold("gold")]),
+        b.status("vulnerable", debuff=True, decay="minus_one", modifiers=["take *3/2"]))
+    steps = c.card("burnt").on_turn_end
+    assert isinstance(steps, N.Sequence)
+    deal, wait, block, loot = steps.steps
+    assert isinstance(deal, N.DealDamage) and deal.kind == "thorns"
+    assert wait == N.WaitUntil("wave_end") and block == N.GainBlock(3, block.target, raw=True)
+    assert loot == N.RewardGold(UnitStat("gold"))

@@ -65,8 +65,8 @@ def test_unknown_node_kind_mapping_form(tmp_path: Path) -> None:
 def test_wrong_type(tmp_path: Path) -> None:
     got = problems(tmp_path, {"cards.yaml": card_file("- deal: {amount: 6, hits: many}\n")})
     assert got == ["cards.yaml:8: card 'bash': field 'on_play[0].deal.hits': wrong type: "
-                   "expected a value (an integer, '$name', 'x', 'energy', 'turn', 'hand_size' "
-                   "or a mapping like {add: [a, b]}), got the string 'many'"]
+                   "expected a value (an integer, '$name', 'x', 'energy', 'turn', 'hand_size', "
+                   "'gold' or a mapping like {add: [a, b]}), got the string 'many'"]
 
 
 def test_wrong_type_of_cost(tmp_path: Path) -> None:
@@ -321,3 +321,16 @@ def test_wrong_slot_type_units_used_as_cards_and_rebinding(tmp_path: Path) -> No
                              "but is read here as cards")
     assert got[1].startswith("cards.yaml:10: card 'bash': field 'on_play[2].set.name': wrong "
                              "slot type: '$foe' already holds units")
+
+
+def test_deal_kind_block_raw_and_wave_end_are_checked(tmp_path: Path) -> None:
+    got = problems(tmp_path, {"cards.yaml": card_file(
+        "- deal: {amount: 6, kind: magic}\n"
+        "- block: {amount: 5, raw: yes}\n"
+        "- wait_until: {when: wave_end, turns: 2}\n")})
+    assert len(got) == 3
+    assert got[0] == ("cards.yaml:8: card 'bash': field 'on_play[0].deal.kind': bad value "
+                      "'magic' (expected one of: attack, thorns)")
+    assert got[1].startswith("cards.yaml:9: card 'bash': field 'on_play[1].block.raw': ")
+    assert got[2] == ("cards.yaml:10: card 'bash': field 'on_play[2].wait_until.turns': the end "
+                      "of the wave comes once: 'wave_end' takes no 'turns'")

@@ -95,3 +95,14 @@ def test_a_save_of_an_unknown_format_is_refused() -> None:
     old["format"] = 1
     with pytest.raises(SaveError, match="unsupported save format 1"):
         Game.from_json(PACK, old)
+
+
+def test_a_format_4_save_loads_with_no_loot_in_the_rewards() -> None:
+    """Format 5 added the gold a battle put into its rewards (``loot``, ``reward_gold``)."""
+    g, _ = _played(3, 6)
+    new = g.to_json()
+    old = dict(new, format=4, state={k: v for k, v in new["state"].items() if k != "loot"})
+    loaded = Game.from_json(PACK, old)
+    assert loaded._e.s.loot == 0 and loaded.to_json() == new
+    with pytest.raises(SaveError, match="loot"):
+        Game.from_json(PACK, dict(new, state=dict(new["state"], loot=-1)))

@@ -110,6 +110,11 @@ def _all_statuses_react(content: Content) -> Content:
     return content
 
 
+def _is_attack(node: N.DealDamage, ctx: Ctx) -> bool:
+    """A hit is an attack unless its ``kind`` says thorns, or it has none and a status deals it."""
+    return not ctx.status if node.kind is None else node.kind == "attack"
+
+
 def _general_damage(e: gcs.engine.Engine, node: N.DealDamage, ctx: Ctx) -> None:
     """Deal Damage without the one-hit target shortcut (the code it stands for)."""
     amount = val(e, node.amount, ctx)
@@ -117,7 +122,7 @@ def _general_damage(e: gcs.engine.Engine, node: N.DealDamage, ctx: Ctx) -> None:
     rand = node.target.source == "random_enemy"
     targets = [] if rand else [u.uid for u in units_of(e, node.target, ctx)]
     if hits == 1 and len(targets) == 1:
-        actions._hit(e, ctx, amount, targets[0])
+        actions._hit(e, ctx, amount, targets[0], _is_attack(node, ctx))
     elif hits > 0 and (targets or rand):
         e.s.stack.append(Frame(K.DAMAGE, node, 0, [amount, targets, hits, 1 if rand else 0, 0],
                                ctx))
@@ -192,15 +197,15 @@ def test_play_actions_past_the_tables_are_built_once_and_apply() -> None:
     assert len(g.hand()) == 45
 
 
-def _folding_hit(e: gcs.engine.Engine, ctx: Ctx, amount: int, uid: int) -> None:
+def _folding_hit(e: gcs.engine.Engine, ctx: Ctx, amount: int, uid: int, attack: bool) -> None:
     """``actions._hit`` that always folds an attack through ``attack_damage``."""
     units = e.s.units
     dst = units[uid]
     if not dst.alive:
         return
     src = units[ctx.owner]
-    if ctx.status:
-        deal_damage(e, src, dst, amount, None, attack=False)
+    if not attack:
+        deal_damage(e, src, dst, max(0, amount), None, attack=False)
         return
     inst = e.s.cards.get(ctx.src) if ctx.src >= 0 else None
     deal_damage(e, src, dst, attack_damage(e, amount, src, dst),
@@ -216,7 +221,7 @@ def _helper_damage(e: gcs.engine.Engine, node: N.DealDamage, ctx: Ctx) -> None:
     hits = val(e, node.hits, ctx)
     targets = [u.uid for u in units_of(e, node.target, ctx)]
     if hits == 1 and len(targets) == 1:
-        _folding_hit(e, ctx, amount, targets[0])
+        _folding_hit(e, ctx, amount, targets[0], _is_attack(node, ctx))
     elif hits > 0 and targets:
         e.s.stack.append(Frame(K.DAMAGE, node, 0, [amount, targets, hits, 0, 0], ctx))
 
@@ -225,7 +230,7 @@ def _helper_block(e: gcs.engine.Engine, node: N.GainBlock, ctx: Ctx) -> None:
     """Gain Block through ``units_of`` and ``block_amount`` (the code its shortcut stands for)."""
     amount = val(e, node.amount, ctx)
     for u in units_of(e, node.target, ctx):
-        gain_block(e, u, amount if ctx.status else block_amount(e, amount, u))
+        gain_block(e, u, amount if ctx.status or node.raw else block_amount(e, amount, u))
 
 
 @contextlib.contextmanager

@@ -1,6 +1,7 @@
 """Battle rewards: candidates from the encounter's reward table, then apply one or skip.
 
-On victory the table's gold is granted at once; the offer is a list of alternatives
+On victory the table's gold is granted at once, and with it the gold the battle put into its
+rewards (``reward_gold``: a Looter's loot, ``State.loot``); the offer is a list of alternatives
 (card choices, upgrade a master-deck card, remove a master-deck card), of which the player
 applies exactly one, or skips. Randomness comes from the run stream, so a reward depends on
 the seed and the battles before it, never on what happened inside this battle.
@@ -110,21 +111,29 @@ def candidates(e: Engine, table: RewardTable) -> list[Reward]:
 
 
 def offer_rewards(e: Engine) -> None:
-    """Grant the table's gold, generate the candidates, publish BattleRewardOffered.
+    """Grant the table's gold, then the loot, generate the candidates, publish
+    BattleRewardOffered.
 
     ``is_waiting_for_reward`` is True from here until ``apply``/skip; an encounter without a
-    reward table offers an empty list (the player still skips it to end the battle).
+    reward table offers an empty list (the player still skips it to end the battle), and still
+    grants the loot.
     """
     s = e.s
     enc = e.c.encounters.get(s.encounter)
     table = e.c.reward_tables.get(enc.rewards) if enc is not None and enc.rewards else None
     offers: list[Reward] = []
+    if table is not None and table.gold_max > 0:
+        gold = s.run_rng.between(table.gold_min, table.gold_max)
+        s.gold += gold
+        if e.hot:
+            e.record(GoldGained(gold, s.gold))
+    loot = s.loot
+    if loot > 0:
+        s.loot = 0
+        s.gold += loot
+        if e.hot:
+            e.record(GoldGained(loot, s.gold))
     if table is not None:
-        if table.gold_max > 0:
-            gold = s.run_rng.between(table.gold_min, table.gold_max)
-            s.gold += gold
-            if e.hot:
-                e.record(GoldGained(gold, s.gold))
         offers = candidates(e, table)
     s.rewards = offers
     if e.hot:

@@ -82,6 +82,7 @@ def dump_state(c: Content, s: State) -> dict[str, Any]:
         "rewards": None if s.rewards is None else [[r.kind, r.card_id, r.amount, r.deck_index]
                                                    for r in s.rewards],
         "result": s.result, "plays": s.plays, "damage": s.damage, "steps": s.steps,
+        "loot": s.loot,
     }
 
 
@@ -145,6 +146,7 @@ def load_state(c: Content, d: dict[str, Any]) -> State:
     s.rewards = None if d["rewards"] is None else [Reward(*r) for r in d["rewards"]]
     s.result, s.plays, s.damage = d["result"], dict(d["plays"]), dict(d["damage"])
     s.steps = d["steps"]
+    s.loot = d["loot"]
     return s
 
 

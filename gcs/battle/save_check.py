@@ -42,7 +42,7 @@ STATE_KEYS = (
     "active", "phase", "history", "turn", "player_turns", "encounter", "hand_rule", "cards",
     "next_card", "hand", "draw", "known", "discard", "exhaust", "played", "drawn", "units",
     "energy", "rng", "stack", "delayed", "ctxs", "pause", "clock", "hooks", "next_seq",
-    "end_turn", "extra_turns", "rewards", "result", "plays", "damage", "steps",
+    "end_turn", "extra_turns", "rewards", "result", "plays", "damage", "steps", "loot",
 )
 _COMPOSITE = {N.Sequence: "Sequence", N.Loop: "Loop", N.Foreach: "Foreach", N.While: "While"}
 _PHASE_KINDS = (K.START, K.TURN_START, K.TURN_END, K.WON, K.LOST)
@@ -229,6 +229,7 @@ def check_state_data(c: Content, st: object, rules: dict[str, Any]) -> None:
         for cid, n in need_dict(d[k], f"{p}.{k}").items():
             need_int(n, f"{p}.{k}.{cid}", 0, BIG)
     need_int(d["steps"], f"{p}.steps", 0, rules["step_limit"])
+    need_int(d["loot"], f"{p}.loot", 0, BIG)
 
 
 def _own_numbers(card: GameCard, r: list[Any], q: str) -> None:

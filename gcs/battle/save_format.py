@@ -1,12 +1,13 @@
 """The save format's version, and the loading of saves made in an older one.
 
 Format 5 adds to each unit row who applied its statuses' stacks (item 14, the sources that
-damage credit reads: gcs/battle/credit.py); a format 4 save loads as it is, its units knowing
-no source (their stacks are credited to "(none)").
-Format 4 numbers a procedure frame's steps as the seeds do (gcs/battle/frames.py: ten times
-the seed's step number, plus its part), and the EnemyPhase frame keeps how many enemies it has
-reached in its data. Format 3 added the places in Draw the player knows (``known``). A format
-2 or 3 save is brought up to date on load (``upgrade``), before it is checked.
+damage credit reads: gcs/battle/credit.py; a row without it knows no source, its stacks credited
+to "(none)"), and keeps the gold a battle's rewards hold besides the table's (``loot``: the
+``reward_gold`` node's, a Looter's loot); an older save holds none of either. Format 4 numbers a
+procedure frame's steps as the seeds do (gcs/battle/frames.py: ten times the seed's step
+number, plus its part), and the EnemyPhase frame keeps how many enemies it has reached in its
+data. Format 3 added the places in Draw the player knows (``known``). A format 2, 3 or 4 save is
+brought up to date on load (``upgrade``), before it is checked.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from typing import Any, Final
 
 from . import frames as K
 
-# 5: status sources in unit rows; 4: the seeds' step numbers; 3: known Draw places; 2: rolled
-# move numbers, nested plays, just applied statuses
+# 5: status sources in unit rows and the rewards' loot; 4: the seeds' step numbers; 3: known
+# Draw places; 2: rolled move numbers, nested plays, just applied statuses
 FORMAT: Final = 5
 
 # format 2's and 3's ``pc`` of each renumbered kind (the number of step groups done) -> format 4's
@@ -36,27 +37,29 @@ _STEPS_2: Final[dict[int, dict[int, int]]] = {
 
 
 def upgrade(data: Any) -> Any:
-    """``data``, a save as loaded from JSON, in the current format: a format 2 or 3 save is
-    renumbered (a new dict; ``data`` is not changed), and a format 2 one knows no place in Draw
-    (its game was played before the places were kept); a format 4 one only changes its number
-    (a unit row without item 14 has no sources); anything else is returned as it is, for the
-    checks to accept or refuse. Rows that are not frames are left alone too."""
+    """``data``, a save as loaded from JSON, in the current format (a new dict; ``data`` is not
+    changed): a format 2, 3 or 4 save holds no loot (and its unit rows, without item 14, no
+    status sources); a format 2 or 3 one is renumbered, and a format 2 one knows no place in
+    Draw (its game was played before the places were kept); anything else is returned as it
+    is, for the checks to accept or refuse. Rows that are not frames are left alone too."""
     if not isinstance(data, dict) or type(data.get("format")) is not int or data["format"] not in (
             2, 3, 4):
         return data
-    if data["format"] == 4:
-        return dict(data, format=FORMAT)
+    old = data["format"]
     out = dict(data, format=FORMAT)
     state = data.get("state")
     if isinstance(state, dict):
         st = dict(state)
-        if data.get("format") == 2 and "known" not in st:
+        if "loot" not in st:
+            st["loot"] = 0
+        if old == 2 and "known" not in st:
             st["known"] = [0, 0]
-        st["stack"] = _frames(state.get("stack"))
-        delayed = state.get("delayed")
-        if isinstance(delayed, list):
-            st["delayed"] = [[*d[:2], _frames(d[2]), *d[3:]]
-                             if isinstance(d, list) and len(d) > 2 else d for d in delayed]
+        if old in (2, 3):
+            st["stack"] = _frames(state.get("stack"))
+            delayed = state.get("delayed")
+            if isinstance(delayed, list):
+                st["delayed"] = [[*d[:2], _frames(d[2]), *d[3:]]
+                                 if isinstance(d, list) and len(d) > 2 else d for d in delayed]
         out["state"] = st
     return out
 

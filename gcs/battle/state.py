@@ -392,7 +392,7 @@ class State:
         "units", "energy", "rng_shuffle", "rng_ai", "rng_cards", "stack", "pause", "wait_left",
         "gate", "choice_kind", "choice_ids", "choice_min", "choice_max", "choice_prompt",
         "clock", "hooks", "next_seq", "delayed", "end_turn", "extra_turns", "rewards", "result",
-        "known_top", "known_bottom",
+        "known_top", "known_bottom", "loot",
         "plays", "damage", "steps",
     )
 
@@ -459,6 +459,9 @@ class State:
         self.end_turn = False
         self.extra_turns = 0
         self.rewards: list[Reward] | None = None
+        # gold this battle's rewards hold besides the table's (``reward_gold``: a Looter's
+        # loot), granted with the table's gold when the rewards are offered
+        self.loot = 0
         self.result: bool | None = None
         self.plays: dict[str, int] = {}
         self.damage: dict[str, int] = {}
@@ -528,6 +531,7 @@ class State:
         n.end_turn = self.end_turn
         n.extra_turns = self.extra_turns
         n.rewards = None if self.rewards is None else self.rewards.copy()
+        n.loot = self.loot
         n.result = self.result
         n.plays = self.plays.copy()
         n.damage = self.damage.copy()

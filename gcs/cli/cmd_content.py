@@ -169,6 +169,7 @@ def _effect(content: Content, eff: object, depth: int) -> str:
         "spawn": lambda f: f"spawn {f.get('enemy')}" + (f" (hp {_value(f['hp'])})" if "hp" in f else ""),
         "remove_status": lambda f: f"remove {f.get('status')} from {_value(f.get('from'))}",
         "gain_gold": lambda f: f"gain {_value(f.get('amount'))} gold",
+        "reward_gold": lambda f: f"add {_value(f.get('amount'))} gold to the rewards",
         "wait_until": lambda f: f"then at {f.get('when')}:",
     }
     if verb in short:

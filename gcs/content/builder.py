@@ -159,12 +159,15 @@ def units(slot: str) -> Data:
 # ---------------------------------------------------------------- effects
 
 
-def deal(amount: ValueLike, *, to: str | None = None, hits: ValueLike | None = None) -> Data:
-    return {"deal": _given(amount=amount, to=to, hits=hits)}
+def deal(amount: ValueLike, *, to: str | None = None, hits: ValueLike | None = None,
+         kind: str | None = None) -> Data:
+    """``kind``: ``attack`` or ``thorns`` (not an attack: no folds, no ``on_attacked``)."""
+    return {"deal": _given(amount=amount, to=to, hits=hits, kind=kind)}
 
 
-def block(amount: ValueLike, *, to: str | None = None) -> Data:
-    return {"block": _given(amount=amount, to=to)}
+def block(amount: ValueLike, *, to: str | None = None, raw: bool | None = None) -> Data:
+    """``raw``: without the block folds (Dexterity, Frail)."""
+    return {"block": _given(amount=amount, to=to, raw=raw)}
 
 
 def lose_hp(amount: ValueLike, *, to: str | None = None) -> Data:
@@ -181,6 +184,11 @@ def gain_energy(amount: ValueLike) -> Data:
 
 def gain_gold(amount: ValueLike) -> Data:
     return {"gain_gold": {"amount": amount}}
+
+
+def reward_gold(amount: ValueLike) -> Data:
+    """Put gold into this battle's rewards (granted with the table's gold on a victory)."""
+    return {"reward_gold": {"amount": amount}}
 
 
 def apply(status_id: str, amount: ValueLike, *, to: str | None = None) -> Data:
@@ -278,6 +286,8 @@ def wait(seconds: float) -> Data:
 
 
 def wait_until(when: str, turns: int | None = None) -> Data:
+    """``when``: a phase point, or ``wave_end`` (after the work already queued in the
+    current effect wave)."""
     return {"wait_until": _given(when=when, turns=turns)}
 
 

@@ -209,13 +209,14 @@ def _amount_to(n: N.GainBlock | N.LoseHp | N.Heal | N.GainMaxHp) -> Data:
 # node type -> (verb, its fields); control flow is written with its sibling keys instead
 _VERBS: dict[type, tuple[str, Callable[[Any], Data]]] = {
     N.DealDamage: ("deal", lambda n: {"amount": value(n.amount), "to": unit(n.target),
-                                      "hits": value(n.hits)}),
-    N.GainBlock: ("block", _amount_to),
+                                      "hits": value(n.hits), **_given(kind=n.kind)}),
+    N.GainBlock: ("block", lambda n: {**_amount_to(n), **_given(raw=True if n.raw else None)}),
     N.LoseHp: ("lose_hp", _amount_to),
     N.Heal: ("heal", _amount_to),
     N.GainMaxHp: ("gain_max_hp", _amount_to),
     N.GainEnergy: ("gain_energy", lambda n: {"amount": value(n.amount)}),
     N.GainGold: ("gain_gold", lambda n: {"amount": value(n.amount)}),
+    N.RewardGold: ("reward_gold", lambda n: {"amount": value(n.amount)}),
     N.ApplyStatus: ("apply", lambda n: {"status": n.status, "amount": value(n.amount),
                                         "to": unit(n.target)}),
     N.RemoveStatus: ("remove_status", lambda n: _given(
@@ -248,7 +249,8 @@ _VERBS: dict[type, tuple[str, Callable[[Any], Data]]] = {
     N.SetObj: ("select", lambda n: {**_either(n.select), "as": n.name}),
     N.Choice: ("choose", _choose),
     N.Wait: ("wait", _wait),
-    N.WaitUntil: ("wait_until", lambda n: {"when": n.when, "turns": n.turns}),
+    N.WaitUntil: ("wait_until", lambda n: {"when": n.when} if n.when == N.WAVE_END
+                  else {"when": n.when, "turns": n.turns}),
     N.AnimationGate: ("animation", lambda n: {"name": n.name}),
 }
 

@@ -55,13 +55,13 @@ from .problems import (
 CARD_SOURCES = ("hand", "draw", "discard", "exhaust", "played", "drawn", "this", "all")
 UNIT_SOURCES = ("self", "player", "target", "all_enemies", "random_enemy", "enemies_and_player")
 UNIT_STATS = ("hp", "max_hp", "block", "missing_hp", "hp_losses")
-BATTLE_STATS = ("energy", "turn", "hand_size")
+BATTLE_STATS = ("energy", "turn", "hand_size", "gold")
 SELF = UnitSel("self")
 TARGET = UnitSel("target")
 _X = XCost()
 _VALUE_KINDS = ("count", "stacks", *UNIT_STATS, *BIN_OPS, "random", "upgrades")
-_VALUE_HINT = ("a value (an integer, '$name', 'x', 'energy', 'turn', 'hand_size' or a mapping "
-               "like {add: [a, b]})")
+_VALUE_HINT = ("a value (an integer, '$name', 'x', 'energy', 'turn', 'hand_size', 'gold' or a "
+               "mapping like {add: [a, b]})")
 _COND_KINDS = (*COMPARE_OPS, "has_status", "all", "any", "not", "exists", "intends", "same")
 # what ``intends`` names: ``attack`` (any intent that deals damage) or one intent kind
 INTENT_WORDS = ("attack", *(k.value for k in IntentKind if k is not IntentKind.ATTACK))

@@ -159,7 +159,21 @@ class Args:
 def _deal(a: Args) -> N.Node:
     hint = " (this card's target is none/self: say who is hit, e.g. 'to: all_enemies')"
     return N.DealDamage(a.value("amount"), a.unit("to", a.ctx.env.deal_to, hint),
-                        a.value("hits", 1))
+                        a.value("hits", 1),
+                        a.word("kind", N.DAMAGE_KINDS) if a.has("kind") else None)
+
+
+def _block(a: Args) -> N.Node:
+    return N.GainBlock(a.value("amount"), a.unit("to", SELF), _flag(a, "raw", False))
+
+
+def _wait_until(a: Args) -> N.Node:
+    when = a.word("when", N.WAIT_UNTIL_WHEN)
+    turns = a.int("turns", 1, 1) or 1
+    if when == N.WAVE_END and turns != 1:
+        a.at("turns").error("the end of the wave comes once: 'wave_end' takes no 'turns'")
+        a.ok = False
+    return N.WaitUntil(when, turns)
 
 
 def _apply(a: Args) -> N.Node:
@@ -321,9 +335,8 @@ _CARDS = SEL_KEYS
 
 # verb -> (positional fields of the short form, every field, builder)
 VERBS: dict[str, tuple[tuple[str, ...], tuple[str, ...], Callable[[Args], N.Node]]] = {
-    "deal": (("amount",), ("amount", "to", "hits"), _deal),
-    "block": (("amount",), _UNIT_AMOUNT,
-              lambda a: N.GainBlock(a.value("amount"), a.unit("to", SELF))),
+    "deal": (("amount",), ("amount", "to", "hits", "kind"), _deal),
+    "block": (("amount",), (*_UNIT_AMOUNT, "raw"), _block),
     "lose_hp": (("amount",), _UNIT_AMOUNT,
                 lambda a: N.LoseHp(a.value("amount"), a.unit("to", SELF))),
     "heal": (("amount",), _UNIT_AMOUNT, lambda a: N.Heal(a.value("amount"), a.unit("to", SELF))),
@@ -331,6 +344,7 @@ VERBS: dict[str, tuple[tuple[str, ...], tuple[str, ...], Callable[[Args], N.Node
                     lambda a: N.GainMaxHp(a.value("amount"), a.unit("to", SELF))),
     "gain_energy": (("amount",), ("amount",), lambda a: N.GainEnergy(a.value("amount"))),
     "gain_gold": (("amount",), ("amount",), lambda a: N.GainGold(a.value("amount"))),
+    "reward_gold": (("amount",), ("amount",), lambda a: N.RewardGold(a.value("amount"))),
     "apply": (("status", "amount"), ("status", "amount", "to"), _apply),
     "remove_status": (("status", "amount"), ("status", "amount", "from"), _remove),
     "draw": (("count",), ("count",), lambda a: N.DrawCards(a.value("count"))),
@@ -356,8 +370,7 @@ VERBS: dict[str, tuple[tuple[str, ...], tuple[str, ...], Callable[[Args], N.Node
     "extra_turn": ((), (), lambda a: N.ExtraTurn()),
     "set_move": (("move",), ("move",), lambda a: N.SetMove(a.ref("move", "move") or "")),
     "wait": (("seconds",), ("seconds",), _wait),
-    "wait_until": (("when", "turns"), ("when", "turns"),
-                   lambda a: N.WaitUntil(a.word("when", N.WAIT_UNTIL), a.int("turns", 1, 1) or 1)),
+    "wait_until": (("when", "turns"), ("when", "turns"), _wait_until),
     "animation": (("name",), ("name",), lambda a: N.AnimationGate(
         (get_str(a.raw["name"], a.at("name")) or "") if a.has("name") else "")),
     "call": (("graph",), ("graph",), _call),

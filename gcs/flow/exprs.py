@@ -39,7 +39,8 @@ class StacksOf:
 @dataclass(frozen=True, slots=True)
 class UnitStat:
     """A number of a unit: ``hp``, ``max_hp``, ``block``, ``missing_hp``, ``hp_losses`` (times it
-    lost HP this battle); or ``energy`` / ``turn`` / ``hand_size`` of the battle."""
+    lost HP this battle); or ``energy`` / ``turn`` / ``hand_size`` / ``gold`` (the player's)
+    of the battle."""
 
     stat: str
     unit: UnitSel | None = None

@@ -105,11 +105,16 @@ class Wait:
 
 
 WAIT_UNTIL = ("player_turn_start", "player_turn_end", "enemy_phase_end")
+WAVE_END = "wave_end"
+# what ``wait_until`` accepts: a phase point (a delayed continuation) or the end of the wave
+WAIT_UNTIL_WHEN = (*WAIT_UNTIL, WAVE_END)
 
 
 @dataclass(frozen=True, slots=True)
 class WaitUntil:
-    """Delayed continuation: the rest of this entry resumes at a later phase point."""
+    """Delayed continuation: the rest of this entry resumes at a later phase point, or
+    (``wave_end``) once the work already queued in the current effect wave has resolved (the
+    game's ``addToBottom`` from inside a reaction)."""
 
     when: str
     turns: int = 1
@@ -240,15 +245,27 @@ HOOK_SCOPES = ("player_turns", "enemy_turns")
 # ---------------------------------------------------------------- units
 @dataclass(frozen=True, slots=True)
 class DealDamage:
+    """``kind``: ``attack`` (folded, ``on_attacked``) or ``thorns`` (not an attack: the game's
+    THORNS damage type, which skips the folds and ``on_attacked``; Block still absorbs it);
+    None: an attack in a card or a move, thorns in a status."""
+
     amount: Value
     target: UnitSel
     hits: Value = 1
+    kind: str | None = None
+
+
+DAMAGE_KINDS = ("attack", "thorns")
 
 
 @dataclass(frozen=True, slots=True)
 class GainBlock:
+    """``raw``: the amount as it is, without the block folds (Dexterity, Frail) a card's
+    block goes through (a status's block never does)."""
+
     amount: Value
     target: UnitSel
+    raw: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,6 +340,16 @@ class GainMaxHp:
 
 @dataclass(frozen=True, slots=True)
 class GainGold:
+    """Gold gained, or lost (negative): the gold never falls below 0."""
+
+    amount: Value
+
+
+@dataclass(frozen=True, slots=True)
+class RewardGold:
+    """Put ``amount`` gold into this battle's rewards (granted with the table's gold on a
+    victory, lost on a defeat)."""
+
     amount: Value
 
 
@@ -340,7 +367,7 @@ Node = Union[
     ModifyCost, UpgradeCard, GrowNumber,
     TransformCard, RegisterCardHook,
     DealDamage, GainBlock, LoseHp, Heal, GainEnergy, ApplyStatus, RemoveStatus,
-    SpawnEnemy, Kill, Revive, EndTurn, ExtraTurn, GainGold, SetMove, GainMaxHp,
+    SpawnEnemy, Kill, Revive, EndTurn, ExtraTurn, GainGold, RewardGold, SetMove, GainMaxHp,
 ]
 
 NODE_TYPES: tuple[type, ...] = Node.__args__  # type: ignore[attr-defined]

@@ -1,6 +1,7 @@
 """Pausing nodes: Choice, Wait and Animation Gate hold the whole effect wave (every frame stays
 where it is); WaitUntil moves the rest of its entry into a delayed continuation, which a phase
-step resumes (``fire_delayed``); and the answer to an open Choice."""
+step resumes (``fire_delayed``), or (``wave_end``) to the bottom of the current wave; and the
+answer to an open Choice."""
 
 from __future__ import annotations
 
@@ -80,9 +81,10 @@ def due_of(e: Engine, when: str, turns: int) -> int:
 
 
 def _ex_wait_until(e: Engine, node: N.WaitUntil, ctx: Ctx) -> None:
-    if node.when not in N.WAIT_UNTIL:
-        raise FlowError(f"WaitUntil in {_where(e, ctx)}: unknown phase point {node.when!r} "
-                        f"(expected one of {', '.join(N.WAIT_UNTIL)})")
+    when = node.when
+    if when not in N.WAIT_UNTIL_WHEN:
+        raise FlowError(f"WaitUntil in {_where(e, ctx)}: unknown phase point {when!r} "
+                        f"(expected one of {', '.join(N.WAIT_UNTIL_WHEN)})")
     s = e.s
     stack = s.stack
     i = len(stack) - 1
@@ -92,8 +94,25 @@ def _ex_wait_until(e: Engine, node: N.WaitUntil, ctx: Ctx) -> None:
         raise FlowError("WaitUntil outside a behaviour entry")
     segment = stack[i:]
     del stack[i:]
-    s.delayed.append(Delayed(node.when, due_of(e, node.when, node.turns), segment, s.next_seq))
+    if when == N.WAVE_END:
+        _to_wave_end(stack, segment, i)
+        return
+    s.delayed.append(Delayed(when, due_of(e, when, node.turns), segment, s.next_seq))
     s.next_seq += 1
+
+
+def _to_wave_end(stack: list[Frame], segment: list[Frame], i: int) -> None:
+    """Put the rest of an entry (``segment``, taken from index ``i``) at the bottom of the
+    current effect wave: just above the frame of the procedure whose step set the wave going
+    (a card's play, a phase step, one enemy's turn), or at the bottom of the stack when a
+    facade call set it going. Everything already queued above that point runs first, then
+    the segment, then the procedure's next step: the game's ``addToBottom``. A segment moved
+    there earlier sits above it, so continuations resume in the order they were scheduled.
+    The frames stay on the one stack, so a pause, a save or a clone holds them as data."""
+    b = i - 1
+    while b >= 0 and stack[b].kind not in K.STEPS:
+        b -= 1
+    stack[b + 1:b + 1] = segment
 
 
 def fire_delayed(e: Engine, when: str, counter: int) -> None:

@@ -15,7 +15,7 @@ from ..battle.folds import attack_damage, block_amount
 from ..battle.intents import set_move
 from ..battle.state import Ctx, Frame, Unit
 from ..enums import BattlePhase
-from ..events import EnergyGained, GoldGained
+from ..events import EnergyGained, GoldGained, RewardGoldAdded
 from ..flow import nodes as N
 from ..flow.exprs import Var
 from .run import Exec
@@ -37,18 +37,20 @@ def _ex_damage(e: Engine, node: N.DealDamage, ctx: Ctx) -> None:
         amount = val(e, v, ctx)
     h = node.hits
     hits = h if type(h) is int else val(e, h, ctx)  # (``val`` of a literal, one call less)
+    kind = node.kind
+    attack = not ctx.status if kind is None else kind == "attack"
     source = node.target.source
     if source == "target" and hits == 1:
         # one hit on the scope's target (``units_of`` picks it, or none): the branch below
         # with ``targets`` = [ctx.target] or [], without building the lists
         uid = ctx.target
         if uid >= 0:
-            _hit(e, ctx, amount, uid)
+            _hit(e, ctx, amount, uid, attack)
         return
     rand = source == "random_enemy"
     targets = [] if rand else [u.uid for u in units_of(e, node.target, ctx)]
     if hits == 1 and len(targets) == 1:
-        _hit(e, ctx, amount, targets[0])
+        _hit(e, ctx, amount, targets[0], attack)
     elif hits > 0 and (targets or rand):
         e.s.stack.append(Frame(K.DAMAGE, node, 0, [amount, targets, hits, 1 if rand else 0, 0],
                                ctx))
@@ -58,6 +60,11 @@ def step_damage(e: Engine, f: Frame) -> None:
     """One hit on one target per step, so reactions resolve between hits."""
     amount, targets, hits, rand, ti = f.data
     s = e.s
+    node = f.node
+    ctx = f.ctx
+    assert isinstance(node, N.DealDamage) and ctx is not None
+    kind = node.kind
+    attack = not ctx.status if kind is None else kind == "attack"
     if f.pc >= hits:
         s.stack.pop()
         return
@@ -65,7 +72,7 @@ def step_damage(e: Engine, f: Frame) -> None:
         f.pc += 1
         uid = random_enemy(s)
         if uid >= 0:
-            _hit(e, f.ctx, amount, uid)  # type: ignore[arg-type]
+            _hit(e, ctx, amount, uid, attack)
         return
     if not targets:
         s.stack.pop()
@@ -76,19 +83,24 @@ def step_damage(e: Engine, f: Frame) -> None:
         ti = 0
         f.pc += 1
     f.data[4] = ti
-    _hit(e, f.ctx, amount, uid)  # type: ignore[arg-type]
+    _hit(e, ctx, amount, uid, attack)
 
 
-def _hit(e: Engine, ctx: Ctx, amount: int, uid: int) -> None:
+def _hit(e: Engine, ctx: Ctx, amount: int, uid: int, attack: bool) -> None:
+    """One hit. Not an attack (a status's damage, or ``kind: thorns``): no fold, no
+    ``on_attacked``; block still absorbs it (the game's THORNS). Every hit on an enemy is credited
+    (gcs/battle/credit.py)."""
     s = e.s
     units = s.units
     dst = units[uid]
     if not dst.alive:
         return
     src = units[ctx.owner]
-    if ctx.status:
-        # a status's own damage (Combust, Thorns...): credited to who applied that status
-        deal_damage(e, src, dst, amount, None, False, of_ctx(e, ctx) if uid else None)
+    if not attack:
+        # not an attack: credited to who applied the status (Combust, Thorns...) or to the card
+        # or move whose entry it is (a card's ``kind: thorns``)
+        deal_damage(e, src, dst, amount if amount > 0 else 0, None, False,
+                    of_ctx(e, ctx) if uid else None)
     else:
         # an attack: the damage is folded, and counted for the source card (if it is one)
         inst = s.cards.get(ctx.src) if ctx.src >= 0 else None
@@ -145,7 +157,7 @@ def _ex_block(e: Engine, node: N.GainBlock, ctx: Ctx) -> None:
         # fold of ``block_amount``, inlined: a unit with no ``block`` modifier among its
         # statuses folds nothing (the amount, floored at 0, which ``gain_block`` then skips)
         u = e.s.units[ctx.owner]
-        if ctx.status:
+        if ctx.status or node.raw:
             gain_block(e, u, amount)
             return
         held = u.statuses
@@ -154,7 +166,7 @@ def _ex_block(e: Engine, node: N.GainBlock, ctx: Ctx) -> None:
         gain_block(e, u, amount)
         return
     for u in units_of(e, node.target, ctx):
-        gain_block(e, u, amount if ctx.status else block_amount(e, amount, u))
+        gain_block(e, u, amount if ctx.status or node.raw else block_amount(e, amount, u))
 
 
 def _ex_lose_hp(e: Engine, node: N.LoseHp, ctx: Ctx) -> None:
@@ -249,6 +261,16 @@ def _ex_gold(e: Engine, node: N.GainGold, ctx: Ctx) -> None:
         e.record(GoldGained(n, s.gold))
 
 
+def _ex_reward_gold(e: Engine, node: N.RewardGold, ctx: Ctx) -> None:
+    n = val(e, node.amount, ctx)
+    if n <= 0:
+        return
+    s = e.s
+    s.loot += n
+    if e.hot:
+        e.record(RewardGoldAdded(n, s.loot))
+
+
 def _ex_set_move(e: Engine, node: N.SetMove, ctx: Ctx) -> None:
     set_move(e, e.s.units[ctx.owner], node.move)
 
@@ -257,6 +279,6 @@ UNIT_ACTIONS: Final[dict[type, Exec]] = {
     N.DealDamage: _ex_damage, N.GainBlock: _ex_block, N.LoseHp: _ex_lose_hp, N.Heal: _ex_heal,
     N.GainEnergy: _ex_energy, N.ApplyStatus: _ex_apply, N.RemoveStatus: _ex_remove,
     N.SpawnEnemy: _ex_spawn, N.Kill: _ex_kill, N.Revive: _ex_revive, N.EndTurn: _ex_end_turn,
-    N.ExtraTurn: _ex_extra_turn, N.GainGold: _ex_gold, N.SetMove: _ex_set_move,
+    N.ExtraTurn: _ex_extra_turn, N.GainGold: _ex_gold, N.RewardGold: _ex_reward_gold, N.SetMove: _ex_set_move,
     N.GainMaxHp: _ex_max_hp,
 }

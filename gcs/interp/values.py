@@ -98,6 +98,8 @@ def _stat(e: Engine, v: UnitStat, ctx: Ctx) -> int:
         return s.turn
     if v.stat == "hand_size":
         return len(s.hand)
+    if v.stat == "gold":
+        return s.gold
     us = units_of(e, v.unit or UnitSel("self"), ctx)
     if not us:
         return 0
