@@ -2,6 +2,7 @@
 machine does not disturb (wall-clock rates on a loaded 2-core machine vary by 2x between runs).
 
     python benchmarks/bench_instructions.py [--battles 300]
+    python benchmarks/bench_instructions.py --copies 2000    # clone() against determinize()
 
 Each workload runs N seeded Jaw Worm battles (random policy) in a fresh interpreter under
 callgrind, once with N battles and once with none; the difference over N is printed, so the
@@ -10,6 +11,9 @@ interpreter's start-up and the imports cancel out:
     start   a Game and its start_battle (the per-battle set-up)
     apply   start + every decision through game.legal_actions() and game.apply()
     play    the simulator's loop (gcs.sim.runner.play_battle), as gcs simulate plays a battle
+
+``--copies N`` counts instead ``clone()`` and ``determinize()`` of Gremlin Nob's first turn
+(what ``benchmarks/agents.py --only speed`` times), per call, N calls against none.
 
 Run it with the interpreter of the engine to measure (``.venv/compiled/bin/python -P`` for the
 compiled wheel); compare two trees by running each one's copy of this script. PYTHONHASHSEED
@@ -27,15 +31,26 @@ import sys
 import tempfile
 
 MODES = ("start", "apply", "play")
+COPIES = ("clone", "determinize")
 
 
 def workload(mode: str, n: int) -> None:
-    """``n`` battles of ``mode`` in this process (the callgrind child)."""
+    """``n`` battles of ``mode`` (or ``n`` copies: ``clone``, ``determinize``) in this
+    process (the callgrind child)."""
     from gcs import Game, builtin_content
     from gcs.sim.policies import RandomPolicy
     from gcs.sim.runner import battle_seed, play_battle, policy_seed
 
     content = builtin_content()
+    if mode in COPIES:
+        g = Game(content, seed=5, log_events=False)
+        g.start_battle("gremlin_nob")
+        for i in range(n):
+            if mode == "clone":
+                g.clone()
+            else:
+                g.determinize(i)
+        return
     for i in range(n):
         g = Game(content, seed=battle_seed(1, i), log_events=False)
         pol = RandomPolicy(policy_seed(1, i))
@@ -65,6 +80,8 @@ def count(mode: str, n: int) -> int:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--battles", type=int, default=300)
+    ap.add_argument("--copies", type=int, default=0,
+                    help="count clone() and determinize() per call instead, over this many calls")
     ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child:
@@ -75,6 +92,12 @@ def main() -> None:
     import gcs
 
     print(f"engine        {gcs.engine_kind()} ({os.path.dirname(gcs.__file__)})")
+    if a.copies:
+        per = {m: (count(m, a.copies) - count(m, 0)) / a.copies for m in COPIES}
+        print(f"clone         {per['clone']:,.0f} instructions per call ({a.copies} calls)")
+        print(f"determinize   {per['determinize']:,.0f} instructions per call "
+              f"({per['determinize'] / per['clone']:.2f}x clone)")
+        return
     for mode in MODES:
         per = (count(mode, a.battles) - count(mode, 0)) / a.battles
         print(f"{mode:<13} {per:,.0f} instructions per battle ({a.battles} battles)")

@@ -213,11 +213,12 @@ class Engine:
                     f"{what} asked for {n} units of work in one step; the battle's step guard "
                     f"({limit} engine steps) stopped it")
 
-    def copy(self, log: bool) -> Engine:
+    def copy(self, log: bool, streams: bool = True) -> Engine:
         """An engine on a clone of the state, no subscribers; with ``log`` it shares the event
         log (copy-on-write: whichever side logs next copies it first), without it the copy
-        logs nothing."""
-        n = Engine(self.c, self.s.clone(), self.rules, logging=self.logging and log,
+        logs nothing. Without ``streams`` the copy shares the random streams (``State.clone``):
+        its caller replaces them."""
+        n = Engine(self.c, self.s.clone(streams), self.rules, logging=self.logging and log,
                    presenter=self.presenter)
         n.log_cap = self.log_cap
         if log:

@@ -527,20 +527,22 @@ class Game:
         if self._e.busy:
             raise BusyError("determinize() inside an event handler: the wave is mid-step; call "
                             "it after the call that runs it returns")
-        g = self._copy(log=False)
+        g = self._copy(log=False, streams=False)  # (redraw replaces every stream)
         g.seed = redraw(self.content, g._e.s, seed)
         return g
 
-    def _copy(self, *, log: bool) -> Game:
+    def _copy(self, *, log: bool, streams: bool = True) -> Game:
         """A copy of the run and battle, no subscribers; with ``log`` it shares the event log
-        (copy-on-write), without it the copy logs nothing (the monitor's snapshots). No busy
-        check: callers decide when a copy is consistent."""
+        (copy-on-write), without it the copy logs nothing (the monitor's snapshots). Without
+        ``streams`` the copy shares this game's random streams: the caller replaces them all
+        before anything draws (``determinize``). No busy check: callers decide when a copy is
+        consistent."""
         g = Game.__new__(Game)
         g.seed = self.seed
         g.content = self.content
         g.rules = self.rules
         g._char = self._char
-        g._e = self._e.copy(log)  # a shared log is copied by whichever side logs next
+        g._e = self._e.copy(log, streams)  # a shared log is copied by whichever side logs next
         return g
 
     def to_json(self) -> dict[str, Any]:

@@ -32,6 +32,7 @@ _MUL2_S: Final[i64] = 0x94D049BB133111EB - (1 << 64)
 _FNV_OFFSET_S: Final[i64] = 0xCBF29CE484222325 - (1 << 64)
 _FNV_PRIME: Final[i64] = 0x100000001B3
 _SMALL_N: Final = 1 << 30  # below(n) for n under this multiplies in i64 without overflow
+_ROOM: Final = 1 << 32  # what the ranges ``shuffle_short`` takes from one draw multiply to, at most
 
 
 def _s64(u: int) -> i64:
@@ -160,6 +161,54 @@ class Rng:
             j = ((z ^ (z >> 31)) * (i + 1)) >> 64
             items[i], items[j] = items[j], items[i]
         self._s = s
+
+    def shuffle_short(self, items: list[T]) -> None:
+        """A shuffle of a short list from fewer draws (``Game.determinize``'s draw pile): each
+        64-bit draw gives several indices, the high word of it times the range, its low word
+        kept for the next index while the ranges taken from it multiply to at most 2**32 (so
+        every index rests on at least 2**32 equally likely values: no index is off uniform
+        by more than its range / 2**32). Not ``shuffle``: the game's own shuffles stay as the
+        saves and replays know them."""
+        n = len(items)
+        if n < 2:
+            return
+        if _NATIVE:
+            s: i64 = self._s
+            z: i64 = 0
+            used: i64 = _ROOM + 1
+            for i in range(n - 1, 0, -1):
+                k: i64 = i + 1
+                if used * k > _ROOM:
+                    s = s + _GAMMA_S
+                    z = _out64(s)
+                    used = 1
+                # (z * k) >> 64 for the unsigned z, in 32-bit halves (as in ``below``); the
+                # low word wraps
+                hi: i64 = (z >> 32) & 0xFFFFFFFF
+                lo: i64 = z & 0xFFFFFFFF
+                j = (hi * k + ((lo * k) >> 32)) >> 32
+                z = z * k
+                used = used * k
+                items[i], items[j] = items[j], items[i]
+            self._s = s
+            return
+        v: int = self._s
+        r = 0
+        room = _ROOM + 1
+        for i in range(n - 1, 0, -1):
+            k2 = i + 1
+            if room * k2 > _ROOM:
+                v = (v + 0x9E3779B97F4A7C15) & _MASK
+                r = ((v ^ (v >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                r = ((r ^ (r >> 27)) * 0x94D049BB133111EB) & _MASK
+                r ^= r >> 31
+                room = 1
+            p = r * k2
+            j2 = p >> 64
+            r = p & _MASK
+            room *= k2
+            items[i], items[j2] = items[j2], items[i]
+        self._s = v
 
     def copy(self) -> Rng:
         """An independent stream in the same state."""

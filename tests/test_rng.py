@@ -90,3 +90,44 @@ def test_state_copy_pickle_and_equality_use_the_unsigned_state() -> None:
     c = g.copy()
     c.below(5)
     assert c != g  # independent
+
+
+@pytest.mark.parametrize(("seed", "n", "order", "after"), [
+    (1, 12, [3, 1, 5, 4, 2, 10, 0, 11, 9, 7, 8, 6], 0x9E3779B97F4A7C16),
+    (2**63 + 5, 12, [5, 11, 8, 7, 0, 9, 1, 2, 4, 6, 10, 3], 0x1E3779B97F4A7C1A),
+    # 40 cards: 40 x 39 x ... outgrows one draw's 2**32 several times (five draws)
+    (1, 40, [36, 19, 23, 15, 8, 4, 14, 35, 13, 33, 39, 10, 3, 21, 6, 7, 32, 12, 20, 26, 34, 9,
+             1, 18, 0, 2, 5, 27, 37, 29, 16, 24, 11, 38, 30, 17, 28, 31, 25, 22],
+     0xB54CDA58FBBEE87F),
+])
+def test_shuffle_short_gives_the_reference_order_on_both_engines(seed: int, n: int,
+                                                                  order: list[int],
+                                                                  after: int) -> None:
+    """One draw serves every index while the ranges multiply to at most 2**32 (12 cards: 12!
+    is under it, so the stream moves one step); the i64 branch gives the unbounded one's."""
+    g = Rng(seed)
+    items = list(range(n))
+    g.shuffle_short(items)
+    assert items == order and g.state == after
+    assert sorted(items) == list(range(n))
+    one: list[int] = [7]
+    g.shuffle_short(one)
+    assert one == [7] and g.state == after  # (nothing to shuffle: no draw)
+
+
+def test_shuffle_short_is_uniform() -> None:
+    """24,000 seeded shuffles of 4 items: each of the 24 orders 1,000 times expected (binomial
+    sd 31); and where the first of 20 items lands (1,200 expected at each place, sd 34), across
+    the draws' boundaries. A bound of 5 sd: these seeded counts are fixed, the bound says how
+    far from uniform they may be."""
+    orders: dict[tuple[int, ...], int] = {}
+    places = [0] * 20
+    for s in range(24000):
+        items = [0, 1, 2, 3]
+        Rng(s * 0x9E3779B97F4A7C15).shuffle_short(items)
+        orders[tuple(items)] = orders.get(tuple(items), 0) + 1
+        long = list(range(20))
+        Rng(mix(s)).shuffle_short(long)
+        places[long.index(0)] += 1
+    assert len(orders) == 24 and all(abs(k - 1000) <= 5 * 31 for k in orders.values())
+    assert all(abs(k - 1200) <= 5 * 34 for k in places)

@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     from ..content.db import Content
     from .state import State
 
-# the streams a redraw makes: each a mix of the redraw's seed with a key of its own, fixed
-# here once (the 64-bit keys of derive(0, name): stable across processes and engines)
+# the streams a redraw makes: each the mixed seed of the redraw with a key of its own flipped
+# in, fixed here once (the 64-bit keys of derive(0, name): stable across processes and engines)
 _DRAW: Final = derive(0, "determinize:draw")
 _ROLLS: Final = derive(0, "determinize:rolls")
 _SHUFFLE: Final = derive(0, "determinize:shuffle")
@@ -43,7 +43,7 @@ def redraw(c: Content, s: State, seed: int) -> int:
     hi = len(draw) - s.known_top
     if hi - lo > 1:
         middle = sorted(draw[lo:hi])
-        Rng(mix(base ^ _DRAW)).shuffle(middle)
+        Rng(base ^ _DRAW).shuffle_short(middle)  # (fewer draws than ``shuffle``: rng.py)
         draw[lo:hi] = middle
     # an enemy's rolled damage of a move it has not planned yet: rolled again, as at its creation
     rolls: Rng | None = None
@@ -58,12 +58,14 @@ def redraw(c: Content, s: State, seed: int) -> int:
             if (m.damage_max is not None and m.damage is not None and m.id in u.rolled
                     and m.id not in history):
                 if rolls is None:
-                    rolls = Rng(mix(base ^ _ROLLS))
+                    rolls = Rng(base ^ _ROLLS)
                 u.rolled[m.id] = rolls.between(m.damage, m.damage_max)
-    # every random stream's future, and the seed the next battles derive theirs from
-    s.rng_shuffle = Rng(mix(base ^ _SHUFFLE))
-    s.rng_ai = Rng(mix(base ^ _AI))
-    s.rng_cards = Rng(mix(base ^ _CARDS))
-    s.run_rng = Rng(mix(base ^ _RUN))
-    s.seed = game = mix(base ^ _GAME)
+    # every random stream's future, and the seed the next battles derive theirs from: each
+    # the (already mixed) base with its own key flipped in, no mix of its own (SplitMix64
+    # mixes its output, ``derive`` its seed: the states need only differ from each other)
+    s.rng_shuffle = Rng(base ^ _SHUFFLE)
+    s.rng_ai = Rng(base ^ _AI)
+    s.rng_cards = Rng(base ^ _CARDS)
+    s.run_rng = Rng(base ^ _RUN)
+    s.seed = game = base ^ _GAME
     return game

@@ -479,8 +479,10 @@ class State:
         raise ValueError(pile)
 
     # ------------------------------------------------------------------ clone
-    def clone(self) -> State:
-        """An independent copy: containers copied, immutable content shared."""
+    def clone(self, streams: bool = True) -> State:
+        """An independent copy: containers copied, immutable content shared. Without
+        ``streams`` the random streams are the same objects as this state's: only for a copy
+        that replaces every one of them at once (``Game.determinize``)."""
         n = State(self.seed, blank=True)
         n.master = self.master.copy()
         n.next_entry = self.next_entry
@@ -489,7 +491,7 @@ class State:
         n.max_hp = self.max_hp
         n.character = self.character
         n.battles = self.battles
-        n.run_rng = self.run_rng.copy()
+        n.run_rng = self.run_rng.copy() if streams else self.run_rng
         n.active = self.active
         n.phase = self.phase
         n.history = self.history.copy()
@@ -510,9 +512,14 @@ class State:
         n.drawn = self.drawn.copy()
         n.units = [u.copy() for u in self.units]
         n.energy = self.energy
-        n.rng_shuffle = self.rng_shuffle.copy()
-        n.rng_ai = self.rng_ai.copy()
-        n.rng_cards = self.rng_cards.copy()
+        if streams:
+            n.rng_shuffle = self.rng_shuffle.copy()
+            n.rng_ai = self.rng_ai.copy()
+            n.rng_cards = self.rng_cards.copy()
+        else:
+            n.rng_shuffle = self.rng_shuffle
+            n.rng_ai = self.rng_ai
+            n.rng_cards = self.rng_cards
         memo: dict[int, Ctx] = {}  # a scope shared by frames stays shared in the copy
         n.stack = _copy_frames(self.stack, memo) if self.stack else []
         n.pause = self.pause
