@@ -33,6 +33,7 @@ from gcs.agent import Action
 from gcs.battle import frames as K
 from gcs.battle import play, refusals
 from gcs.battle.combat import deal_damage, gain_block
+from gcs.battle.credit import fold_credit, label_of, of_ctx
 from gcs.battle.folds import attack_damage, block_amount
 from gcs.battle.hooks import hooks_possible
 from gcs.battle.state import Ctx, Frame
@@ -205,11 +206,16 @@ def _folding_hit(e: gcs.engine.Engine, ctx: Ctx, amount: int, uid: int, attack: 
         return
     src = units[ctx.owner]
     if not attack:
-        deal_damage(e, src, dst, max(0, amount), None, attack=False)
+        deal_damage(e, src, dst, max(0, amount), None, False, of_ctx(e, ctx) if uid else None)
         return
     inst = e.s.cards.get(ctx.src) if ctx.src >= 0 else None
-    deal_damage(e, src, dst, attack_damage(e, amount, src, dst),
-                None if inst is None else inst.card_id, attack=True)
+    card_id = None if inst is None else inst.card_id
+    if uid:  # a hit on an enemy: every fold, each modifier's share credited (battle/credit.py)
+        amount, shares = fold_credit(e, amount, src, dst,
+                                     label_of(e, ctx) if card_id is None else card_id)
+        deal_damage(e, src, dst, amount, card_id, True, shares)
+        return
+    deal_damage(e, src, dst, attack_damage(e, amount, src, dst), card_id, attack=True)
 
 
 def _helper_damage(e: gcs.engine.Engine, node: N.DealDamage, ctx: Ctx) -> None:
