@@ -29,14 +29,16 @@ GOLDEN = {
     "gcs/Act1-v0": "e7dd61c3273ea62697fe1f0dda4fe1e0749ca77ce4e9570b29821d0db4faa0dd",
     "gcs/Act1Short-v0": "e5be06a2eb747f16005a2fe261e845b1385ff5aa71b2b1c8faf61e02c22a6b7d",
     # the tasks of the act (issue 29), from the encoder as it was when they were added
-    "gcs/Act1-v1": "48f320a459e99a6109a7813713f799b7c2040fb0548a1f7c4e84f44aec2280cf",
+    # (Act1-v1 since a won fight heals Burning Blood's 6 once, not twice)
+    "gcs/Act1-v1": "9af5043af1399d5319f935c200d0e161096cd6e6d26faa436a08752732af5346",
     "gcs/Lagavulin-v0": "cfeafeedeaf8bc2161b7d945cf10488fdd1b4adffb0924f25e42265bbb9c14f6",
     "gcs/ThreeSentries-v0": "2e9041f264f18d3a038ba0b5a120d81fc8c986d096a9b7ed76b44bca0ab49bf0",
     "gcs/SlimeBoss-v0": "2b06474d842a954ecda89b875d294e355bc90be0bd5a32f8635da8487d5fd390",
     "gcs/TheGuardian-v0": "c2c77233c74c849706b7be5e05f7f8d8bb0ec0cffb5a639493605de1f8447436",
     "gcs/Hexaghost-v0": "dbe833f0462069944fc2cb0b77d185da9f7b7bc1f4a5ae5f326804b7bf558247",
     "gcs/EliteDrafted-v0": "6a9971c91eeef44a60dbb17f54aaac549eb15be8ea0787e2900cd6fdd47dbf44",
-    "gcs/BossDrafted-v0": "731450bdff4f663a1a19301ec9090dad5f4576302f17edacb517390c952ae42b",
+    # (BossDrafted-v0 since The Guardian's Mode Shift waits for the end of the wave, issue 28)
+    "gcs/BossDrafted-v0": "e89ef53b94bcea1948dda736a7541b9b6ac1270db2d6737625608271745edbff",
     "choices": "99c14e846c17ee81950e3f12e6f43c396c940490167bdbc5aecc3f26737ed33e",
     "flat": "bfa5d7d4c332c0087e4abf6293415e364de68ea1dc31ea5e4d98afb9b797a11f",
 }
