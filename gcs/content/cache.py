@@ -27,7 +27,7 @@ FORMAT_VERSION = "gcs-content-cache-1"
 _HERE = Path(__file__).resolve().parent
 _SHAPING = (  # modules whose source decides what a compiled pack looks like
     _HERE / "defs.py", _HERE / "problems.py", _HERE / "textexprs.py", _HERE / "textnodes.py",
-    _HERE / "schema.py", _HERE / "loader.py", _HERE / "cache.py",
+    *sorted((_HERE / "schema").glob("*.py")), _HERE / "loader.py", _HERE / "cache.py",
     _HERE.parent / "flow" / "nodes.py", _HERE.parent / "flow" / "exprs.py",
     _HERE.parent / "enums.py",
 )
