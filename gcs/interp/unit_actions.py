@@ -254,11 +254,11 @@ def _ex_extra_turn(e: Engine, node: N.ExtraTurn, ctx: Ctx) -> None:
 
 
 def _ex_gold(e: Engine, node: N.GainGold, ctx: Ctx) -> None:
-    n = val(e, node.amount, ctx)
     s = e.s
-    s.gold = max(0, s.gold + n)
-    if e.hot:
-        e.record(GoldGained(n, s.gold))
+    old = s.gold
+    s.gold = max(0, old + val(e, node.amount, ctx))
+    if e.hot:  # (the change made: a loss past 0 takes only the gold there is)
+        e.record(GoldGained(s.gold - old, s.gold))
 
 
 def _ex_reward_gold(e: Engine, node: N.RewardGold, ctx: Ctx) -> None:
