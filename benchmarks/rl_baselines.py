@@ -30,6 +30,7 @@ import numpy as np
 
 import gcs.env
 from gcs.act import run_rule
+from gcs.agent import Action
 from gcs.agents import HeuristicAgent, SearchAgent
 from gcs.env.gym import GcsEnv
 from gcs.report.stats import wilson
@@ -70,12 +71,21 @@ def agent_chooser(make: Callable[[int], Any], name: str) -> Chooser:
             state["rule"] = run_rule(name, state["agent"])
             state["episodes"] += 1
         run = env.episode.run
-        legal = env.legal_actions()
         if run is not None and run.phase in ("path", "rest") and state["rule"] is not None:
-            return env.encode(state["rule"](run, legal))
-        return env.encode(state["agent"](g, legal))
+            return env.encode(state["rule"](run, env.legal_actions()))
+        return env.encode(state["agent"](g, game_order(env)))
 
     return choose
+
+
+def game_order(env: GcsEnv) -> list[Action]:
+    """The legal actions that have an index, in the game's own order (``env.legal_actions()``
+    lists them in index order): agents break ties by the first, and the run layer hands them
+    the game's list, so the same agent makes the same choices through either."""
+    offered = set(env.legal_actions())
+    g = env.game
+    assert g is not None
+    return [a for a in g.legal_actions() if a in offered]
 
 
 def evaluate(task: str, choose: Chooser, episodes: int, seed: int) -> tuple[float, float, float]:

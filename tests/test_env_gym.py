@@ -50,9 +50,10 @@ def _check_state(env: GcsEnv, obs: dict[str, Any], info: dict[str, Any]) -> np.n
     assert g is not None
     run = env.episode.run  # (an act: its map and rest decisions are the run's)
     legal = run.legal_actions() if run is not None else g.legal_actions()
-    # (beyond the caps an action has no index: the Slime Boss's last splits are enemies 5 and 6)
-    legal = [a for a in legal
-             if a.kind != "play" or (a.card < MAX_HAND and a.target < MAX_ENEMIES)]
+    # (beyond the hand cap a play has no index; every living enemy has a slot, the Slime
+    # Boss's last splits, enemies 5 and 6, too: at most MAX_ENEMIES live at once)
+    legal = [a for a in legal if a.kind != "play" or a.card < MAX_HAND]
+    assert len(env.episode.enemies.slot_of) <= MAX_ENEMIES
     # the mask is exactly the indices of the game's legal actions
     assert sorted({env.encode(a) for a in legal}) == legal_idx
     # decode/encode round-trip, and info["legal_actions"] in mask order

@@ -24,6 +24,7 @@ from ..rng import Rng, derive
 from . import args
 from ._extra import missing_gym_extra
 from .actions import ActionLayout, act_slots
+from .enemies import EnemySlots
 
 try:
     import numpy as np
@@ -181,6 +182,8 @@ class Episode:
         self.game: Game | None = None
         self.run: ActRun | None = None  # an act task's run (its ``game`` is ``self.game``)
         self.slots: dict[int, Action] = {}
+        self.enemies = EnemySlots()  # the current battle's enemy slots
+        self.act_battle = 0  # an act: the fights its slot map belongs to (a new one clears it)
         self.fights: list[str] = []
         self.won_battles = 0
         self.steps = 0
@@ -205,7 +208,14 @@ class Episode:
         g = self.game
         if g is None or self.result is not None:
             return {}
-        return act_slots(self.run, self.layout) if self.run is not None else self.layout.slots(g)
+        run = self.run
+        if run is not None and len(run.fights) != self.act_battle:
+            self.act_battle = len(run.fights)
+            self.enemies.clear()
+        if g.is_battle_active:
+            self.enemies.update(g)
+        return act_slots(run, self.layout, self.enemies) if run is not None \
+            else self.layout.slots(g, self.enemies)
 
     @property
     def encounter(self) -> str | None:
@@ -252,7 +262,9 @@ class Episode:
         self.steps = 0
         self.result = None
         self.done = False
-        self.slots = act_slots(self.run, self.layout)
+        self.act_battle = 0
+        self.enemies.clear()
+        self.slots = self.legal_slots()
 
     def _step_act(self, run: ActRun, a: Action) -> tuple[float, bool, bool, bool]:
         t = self.task
@@ -268,7 +280,7 @@ class Episode:
             reward += 1.0 if self.result else -1.0
             self.slots = {}
         else:
-            self.slots = act_slots(run, self.layout)
+            self.slots = self.legal_slots()
         truncated = not terminated and self.steps >= t.max_steps
         self.done = terminated or truncated
         return reward, terminated, truncated, False
@@ -278,7 +290,8 @@ class Episode:
         assert g is not None
         g.start_battle(self.fights[self.won_battles])
         g.settle()
-        self.slots = self.layout.slots(g)
+        self.enemies.clear()
+        self.slots = self.legal_slots()
 
     def step(self, index: int) -> tuple[float, bool, bool, bool]:
         """Apply the action at ``index``: (reward, terminated, truncated, illegal)."""
@@ -316,7 +329,7 @@ class Episode:
             reward += 1.0 if self.result else -1.0
             self.slots = {}
         elif g.is_battle_active:
-            self.slots = self.layout.slots(g)
+            self.slots = self.legal_slots()
         truncated = not terminated and (g.turn_number > t.max_turns
                                         or self.steps >= t.max_steps)
         self.done = terminated or truncated
