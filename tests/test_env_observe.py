@@ -41,6 +41,9 @@ GOLDEN = {
     # thorns; and since enemy slot maps: its Slime Boss's last splits, enemies 5 and 6, are
     # seen and targeted in the slots of dead enemies, where they had no slot before)
     "gcs/BossDrafted-v0": "c988ebb2c902f9a5ebb6f6483b00350324dba11dc4c47fb5af99a6e2cb19a9b8",
+    # the -v1 elite tasks (the HP a run arrives with), from the encoder as it was when added
+    "gcs/ThreeSentries-v1": "a6bc43baf486bcfc4be0e30bc63e4f218e602296af26ecf39c416e5868b46d5e",
+    "gcs/EliteDrafted-v1": "f2674109d256054e85182fcca041cc0e46b83cc581ba8f1539bab21c820439cc",
     "choices": "99c14e846c17ee81950e3f12e6f43c396c940490167bdbc5aecc3f26737ed33e",
     "flat": "bfa5d7d4c332c0087e4abf6293415e364de68ea1dc31ea5e4d98afb9b797a11f",
 }

@@ -56,7 +56,10 @@ class Task:
     side of the pack's held-out split (:func:`card_split`, by ``split_seed`` and ``holdout``).
     ``act`` 1: each episode is an Act 1 run as the game plays it (gcs/act, docs/run.md): the
     map, rest sites and the act's card rewards are the agent's decisions too (``encounters``,
-    ``shuffle``, ``deck`` and ``deck_rewards`` are not used).
+    ``shuffle``, ``deck`` and ``deck_rewards`` are not used). ``start_hp``: HP percentages
+    of max HP, one drawn uniformly per episode as the HP the player starts with (a run's HP
+    on arrival: the ``-v1`` elite tasks draw from the arrival table of gcs/env/registry.py;
+    () for full HP; rounded down, at least 1).
     Reward: +1 a won episode, -1 a lost one, 0 a truncated one; ``shaping`` w adds, at each won
     battle, ``w * (1 + hp / max_hp) / n_battles`` (the floor reached and the HP kept; an act
     counts 16 battles' worth, one per floor).
@@ -77,6 +80,7 @@ class Task:
     split_seed: int = 0
     holdout: float = 0.25
     act: int = 0
+    start_hp: tuple[int, ...] = ()
 
     @property
     def battles(self) -> int:
@@ -87,7 +91,8 @@ class Task:
 
 
 _TASK_FIELDS = ("random_cards", "deck_rewards", "take_rewards", "max_turns", "max_steps",
-                "illegal_penalty", "shaping", "card_split", "split_seed", "holdout", "act")
+                "illegal_penalty", "shaping", "card_split", "split_seed", "holdout", "act",
+                "start_hp")
 
 
 def make_task(encounter: object, *, run: object = False, shuffle: object = False,
@@ -163,6 +168,15 @@ def deck_pool(content: Content) -> list[str]:
     rarities = (Rarity.COMMON, Rarity.UNCOMMON, Rarity.RARE)
     return sorted(c.id for c in content.cards.values()
                   if c.type in kinds and c.rarity in rarities)
+
+
+def with_hp(g: Game, percent: int) -> Game:
+    """``g`` (between battles) with its run HP at ``percent`` of max HP (rounded down, at least
+    1), through its save: the HP a run arrives with, as a loaded save would have it."""
+    data = g.to_json()
+    st = data["state"]
+    st["hp"] = max(1, st["max_hp"] * percent // 100)
+    return Game.from_json(g.content, data)
 
 
 class Episode:
@@ -246,6 +260,8 @@ class Episode:
             g.set_master_deck([m.card_id for m in g.get_master_deck()] + extra)
         elif t.deck is not None:
             g.set_master_deck(list(t.deck))
+        if t.start_hp:
+            g = with_hp(g, t.start_hp[int(rng.integers(len(t.start_hp)))])
         self.game = g
         self.fights = fights
         self.won_battles = 0
