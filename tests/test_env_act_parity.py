@@ -9,6 +9,7 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import gymnasium
 import pytest
@@ -33,19 +34,18 @@ def baselines() -> ModuleType:
     return module
 
 
-def direct(seed: int, agent_seed: int) -> tuple[list[Action], ActRun, int]:
+def direct(seed: int, agent: Any, rule: Any) -> tuple[list[Action], ActRun, int]:
     """The run of ``seed`` as ``play_act`` plays it with the heuristic and its run rule; and
     how often it smiths (the rule's answer checked not to depend on the order of ``legal``:
     the env lists a rest site's answers in index order, rest then smiths by card id)."""
     run = ActRun(builtin_content(), seed)
-    agent = HeuristicAgent(agent_seed)
     out: list[Action] = []
     smiths = 0
     while not run.over:
         legal = run.legal_actions()
         if run.phase in ("path", "rest"):
-            a = heuristic_choice(run, legal)
-            assert heuristic_choice(run, list(reversed(legal))) == a
+            a = rule(run, legal)
+            assert rule(run, list(reversed(legal))) == a
             smiths += run.phase == "rest" and a.choice[0] > 0
         else:
             a = agent(run.game, legal)
@@ -54,10 +54,10 @@ def direct(seed: int, agent_seed: int) -> tuple[list[Action], ActRun, int]:
     return out, run, smiths
 
 
-def through_env(env_seed: int, agent_seed: int) -> tuple[list[Action], int, GcsEnv]:
+def through_env(env_seed: int, make: Any, name: str) -> tuple[list[Action], int, GcsEnv]:
     env = gymnasium.make("gcs/Act1-v1").unwrapped
     assert isinstance(env, GcsEnv)
-    choose = baselines().agent_chooser(lambda i: HeuristicAgent(agent_seed), "heuristic")
+    choose = baselines().agent_chooser(lambda i: make(), name)
     obs, _ = env.reset(seed=env_seed)
     run = env.episode.run
     assert run is not None
@@ -74,10 +74,21 @@ def through_env(env_seed: int, agent_seed: int) -> tuple[list[Action], int, GcsE
 
 @pytest.mark.parametrize("env_seed", [10, 3])
 def test_the_env_plays_the_run_layers_run_with_the_same_decisions(env_seed: int) -> None:
-    got, run_seed, env = through_env(env_seed, env_seed)
-    want, run, smiths = direct(run_seed, env_seed)
+    got, run_seed, env = through_env(env_seed, lambda: HeuristicAgent(env_seed), "heuristic")
+    want, run, smiths = direct(run_seed, HeuristicAgent(env_seed), heuristic_choice)
     assert [str(a) for a in got] == [str(a) for a in want]
     assert env.episode.result == run.won
     if env_seed == 10:  # (the two gaps the env had: a smith, and the boss's last splits)
         assert run.won and smiths > 0
         assert any(a.kind == "play" and a.target >= 5 for a in want)
+
+
+@pytest.mark.parametrize("env_seed", [1, 2])
+def test_the_two_rule_baseline_plays_the_same_run_through_the_env(env_seed: int) -> None:
+    two_rules = baselines().TwoRules
+    got, run_seed, env = through_env(env_seed, two_rules, "two-rule")
+    agent = two_rules()
+    want, run, smiths = direct(run_seed, agent, agent.run_choice)
+    assert [str(a) for a in got] == [str(a) for a in want]
+    assert env.episode.result == run.won
+    assert smiths > 0
