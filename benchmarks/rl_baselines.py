@@ -162,7 +162,8 @@ def plot_curves(curves: dict[str, list[Curve]], steps: int, path: Path,
     n = len(curves)
     cols = min(3, n)
     rows = (n + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.2 * rows), squeeze=False)
+    fig, axes = plt.subplots(rows, cols, figsize=(max(5.5, 4.2 * cols), 3.2 * rows),
+                             squeeze=False)
     for ax, (task, runs) in zip(axes.flat, curves.items(), strict=False):
         for k, curve in enumerate(runs):
             xs, ys = [], []
