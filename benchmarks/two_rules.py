@@ -13,7 +13,7 @@ first upgradable card (the act's "upgrade"), and on the map it takes the leftmos
 from __future__ import annotations
 
 from gcs import Action, Game
-from gcs.agent import PLAY, REWARD
+from gcs.agent import CHOOSE, PLAY, REWARD
 from gcs.enums import CardType
 from gcs.sim.policies import GreedyPolicy
 
@@ -42,4 +42,9 @@ class TwoRules:
     def run_choice(self, run: object, legal: list[Action]) -> Action:
         """Smith (answer 1) at a rest site when there is a card to upgrade; else the first."""
         phase = getattr(run, "phase", "")
-        return legal[1] if phase == "rest" and len(legal) > 1 else legal[0]
+        # (by its number, not its place: the env lists a rest site's answers in index order)
+        smith = Action(CHOOSE, choice=(1,))
+        if phase == "rest" and smith in legal:
+            return smith
+        first = Action(CHOOSE, choice=(0,))
+        return first if first in legal else legal[0]

@@ -37,8 +37,13 @@ GOLDEN = {
     "gcs/TheGuardian-v0": "c2c77233c74c849706b7be5e05f7f8d8bb0ec0cffb5a639493605de1f8447436",
     "gcs/Hexaghost-v0": "dbe833f0462069944fc2cb0b77d185da9f7b7bc1f4a5ae5f326804b7bf558247",
     "gcs/EliteDrafted-v0": "6a9971c91eeef44a60dbb17f54aaac549eb15be8ea0787e2900cd6fdd47dbf44",
-    # (BossDrafted-v0 since issue 28's bosses: the Guardian's wave-end Mode Shift, Burns as thorns)
-    "gcs/BossDrafted-v0": "e89ef53b94bcea1948dda736a7541b9b6ac1270db2d6737625608271745edbff",
+    # (BossDrafted-v0 since issue 28's bosses: the Guardian's wave-end Mode Shift, Burns as
+    # thorns; and since enemy slot maps: its Slime Boss's last splits, enemies 5 and 6, are
+    # seen and targeted in the slots of dead enemies, where they had no slot before)
+    "gcs/BossDrafted-v0": "c988ebb2c902f9a5ebb6f6483b00350324dba11dc4c47fb5af99a6e2cb19a9b8",
+    # the -v1 elite tasks (the HP a run arrives with), from the encoder as it was when added
+    "gcs/ThreeSentries-v1": "a6bc43baf486bcfc4be0e30bc63e4f218e602296af26ecf39c416e5868b46d5e",
+    "gcs/EliteDrafted-v1": "f2674109d256054e85182fcca041cc0e46b83cc581ba8f1539bab21c820439cc",
     "choices": "99c14e846c17ee81950e3f12e6f43c396c940490167bdbc5aecc3f26737ed33e",
     "flat": "bfa5d7d4c332c0087e4abf6293415e364de68ea1dc31ea5e4d98afb9b797a11f",
 }

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from ..agent import Action
+from ..agent import CHOOSE, Action
 from ..enums import Rarity
 from ..errors import IllegalActionError, PolicyError
 from ..sim.policies import Policy
@@ -49,12 +49,12 @@ def heuristic_choice(run: ActRun, legal: list[Action]) -> Action:
     if run.phase == REST:
         before_boss = run.floor >= mapgen.HEIGHT
         if share < (REST_BEFORE_BOSS_BELOW if before_boss else REST_BELOW) or len(legal) == 1:
-            return legal[0]
+            return _choose(0, legal)
         cards = run.content.cards
         smith = run.smith_options()
         best = max(range(len(smith)), key=lambda k: (
             _RARITY_RANK.get(cards[smith[k]].rarity, 0), cards[smith[k]].cost, -k))
-        return legal[1 + best]
+        return _choose(1 + best, legal)
     low = share < LOW_HP
     scores: list[float] = []
     for x in run.path_options():
@@ -67,7 +67,16 @@ def heuristic_choice(run: ActRun, legal: list[Action]) -> Action:
             score += 0.5 * max(after, default=0.0)
         scores.append(score)
     best = max(range(len(scores)), key=lambda i: (scores[i], -i))
-    return legal[best]
+    return _choose(best, legal)
+
+
+def _choose(i: int, legal: list[Action]) -> Action:
+    """The answer ``choose i`` (by its number, not its place in ``legal``: the env lists a
+    rest site's answers in its own index order)."""
+    a = Action(CHOOSE, choice=(i,))
+    if a not in legal:
+        raise PolicyError(f"the run rule chose {a}, which is not among {[str(b) for b in legal]}")
+    return a
 
 
 def run_rule(policy_name: str, policy: Policy) -> RunRule | None:

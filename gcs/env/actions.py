@@ -5,7 +5,8 @@ Indices, in this order (card ``c`` = the ``c``-th card id of the pack in sorted 
 
 ====================================  =====================================================
 ``0``                                 end the turn
-``1 + h * MAX_ENEMIES + t``           play hand card ``h`` at enemy ``t`` (untargeted: ``t = 0``)
+``1 + h * MAX_ENEMIES + t``           play hand card ``h`` at the enemy in slot ``t``
+                                      (untargeted: ``t = 0``; slots: gcs/env/enemies.py)
 ``choice0 + k``                       the ``k``-th legal answer of the open Choice
 ``card0 + c``                         take the card reward of card ``c``
 ``upgrade0 + c``                      upgrade a master-deck ``c`` (the first offered entry)
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from ..act.run import ActRun
     from ..battle.state import MasterEntry, Reward
     from ..game import Game
+    from .enemies import EnemySlots
 
 MAX_HAND = 10
 MAX_ENEMIES = 5
@@ -51,8 +53,9 @@ class ActionLayout:
         self.skip = self.remove0 + n_cards
         self.n = self.skip + 1
 
-    def slots(self, game: Game) -> dict[int, Action]:
-        """The legal actions now, by index, in increasing index order (one action per index)."""
+    def slots(self, game: Game, enemies: EnemySlots | None = None) -> dict[int, Action]:
+        """The legal actions now, by index, in increasing index order (one action per index).
+        ``enemies``: the battle's slot map (gcs.env.enemies; None: enemy ``t`` in slot ``t``)."""
         out: dict[int, Action] = {}
         legal = game.legal_actions()
         if not legal:
@@ -82,11 +85,14 @@ class ActionLayout:
             for k, a in enumerate(legal[:MAX_CHOICES]):
                 out[self.choice0 + k] = a
         else:
+            slot_of = enemies.slot_of if enemies is not None else None
             for a in legal:
                 if a.kind == END:
                     out[self.end] = a
-                elif a.kind == PLAY and a.card < MAX_HAND and a.target < MAX_ENEMIES:
-                    out[self.play0 + a.card * MAX_ENEMIES + max(0, a.target)] = a
+                elif a.kind == PLAY and a.card < MAX_HAND:
+                    t = _slot(a.target, slot_of)
+                    if t is not None:
+                        out[self.play0 + a.card * MAX_ENEMIES + t] = a
         return dict(sorted(out.items()))
 
     def _reward_index(self, r: Reward) -> int | None:
@@ -101,8 +107,9 @@ class ActionLayout:
             return self.remove0 + c
         return None
 
-    def index_of(self, game: Game, action: Action) -> int:
-        """The index of a legal ``action`` now; IllegalActionError if it is not legal or has none."""
+    def index_of(self, game: Game, action: Action, enemies: EnemySlots | None = None) -> int:
+        """The index of a legal ``action`` now (``enemies`` as for :meth:`slots`);
+        IllegalActionError if it is not legal or has none."""
         legal = game.legal_actions()
         if action not in legal:
             raise IllegalActionError(f"action {action} is not legal now")
@@ -110,8 +117,9 @@ class ActionLayout:
         if action.kind == END:
             k = self.end
         elif action.kind == PLAY:
-            if action.card < MAX_HAND and action.target < MAX_ENEMIES:
-                k = self.play0 + action.card * MAX_ENEMIES + max(0, action.target)
+            t = _slot(action.target, enemies.slot_of if enemies is not None else None)
+            if action.card < MAX_HAND and t is not None:
+                k = self.play0 + action.card * MAX_ENEMIES + t
         elif action.kind == CHOOSE:
             pos = legal.index(action)
             k = self.choice0 + pos if pos < MAX_CHOICES else None
@@ -146,19 +154,29 @@ class ActionLayout:
         return "skip the reward"
 
 
+def _slot(target: int, slot_of: dict[int, int] | None) -> int | None:
+    """The enemy slot of a play's target (0 for an untargeted play); None: no slot."""
+    if target < 0:
+        return 0
+    if slot_of is None:
+        return target if target < MAX_ENEMIES else None
+    return slot_of.get(target)
+
+
 def _entry_upgraded(deck: Sequence[MasterEntry], r: Reward) -> bool:
     i = r.deck_index
     return i is not None and 0 <= i < len(deck) and deck[i].upgraded
 
 
-def act_slots(run: ActRun, layout: ActionLayout) -> dict[int, Action]:
+def act_slots(run: ActRun, layout: ActionLayout,
+              enemies: EnemySlots | None = None) -> dict[int, Action]:
     """An act run's legal mapping: its battles' as ``slots``; on the map, ``choice0 + k`` for
     the ``k``-th room ahead (left to right); at a rest site, ``choice0`` to rest and
     ``upgrade0 + c`` to smith card ``c``."""
     if run.over:
         return {}
     if run.phase == "battle":
-        return layout.slots(run.game)
+        return layout.slots(run.game, enemies)
     legal = run.legal_actions()
     if run.phase == "rest":
         out = {layout.choice0: legal[0]}

@@ -140,6 +140,8 @@ def task_fields(call: str, kwargs: dict[str, Any], known: Sequence[str]) -> dict
             out[k] = None if v is None else choice(call, k, v, SPLITS)
         elif k == "split_seed":
             out[k] = integer(call, k, v, 0, MAX_SEED)
+        elif k == "start_hp":
+            out[k] = start_hp(call, v)
         elif k == "holdout":
             x = real(call, k, v)
             if not 0.0 < x < 1.0:
@@ -148,3 +150,16 @@ def task_fields(call: str, kwargs: dict[str, Any], known: Sequence[str]) -> dict
         else:  # illegal_penalty, shaping
             out[k] = real(call, k, v)
     return out
+
+
+def start_hp(call: str, v: object) -> tuple[int, ...]:
+    """A table of starting HP in percent of max HP (1..100 each), as a tuple; () for full."""
+    want = "a list of HP percentages (ints 1..100), one drawn per episode; () for full HP"
+    if isinstance(v, (str, bytes)) or not isinstance(v, Sequence) or len(v) > MAX_ENCOUNTERS:
+        raise bad(call, "start_hp", want, v)
+    out: list[int] = []
+    for x in v:
+        if _is_bool(x) or not isinstance(x, numbers.Integral) or not 1 <= int(x) <= 100:
+            raise bad(call, "start_hp", want, v)
+        out.append(int(x))
+    return tuple(out)

@@ -146,7 +146,7 @@ class GcsEnv(gym.Env[Any, np.int64]):
                 if b == a:
                     return k
             raise IllegalActionError(f"action {a} is not legal now")
-        return self.layout.index_of(g, a)
+        return self.layout.index_of(g, a, self.episode.enemies)
 
     def legal_actions(self) -> list[Action]:
         """The legal actions now, one per legal index, in mask order."""
@@ -188,7 +188,7 @@ class GcsEnv(gym.Env[Any, np.int64]):
         assert g is not None
         buf = self._buf
         self.observer.write(g, ep.slots, buf, 0, floor=ep.won_battles / self.task.battles,
-                            is_run=self.task.run)
+                            is_run=self.task.run, enemies=ep.enemies)
         if ep.run is not None:
             write_run(ep.run, self._bosses, buf, 0)
         obs = {k: v[0].copy() for k, v in buf.items()}

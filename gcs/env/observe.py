@@ -29,6 +29,7 @@ except ImportError as exc:  # the gym extra is not installed
 if TYPE_CHECKING:
     from ..content.db import Content
     from ..game import Game
+    from .enemies import EnemySlots
 
 Array = np.ndarray[Any, Any]
 
@@ -221,18 +222,19 @@ class Observer:
     # computed in double precision, as the first encoder computed them, and rounded to float32
     # when stored, so the observation is the same to the bit (tests/test_env_observe.py).
     def write(self, game: Game, slots: dict[int, Any], out: dict[str, Array], row: int, *,
-              floor: float, is_run: bool) -> None:
+              floor: float, is_run: bool, enemies: EnemySlots | None = None) -> None:
         """Write the observation of ``game`` into row ``row`` of ``out`` (every part rewritten).
 
         ``slots`` is the legal mapping from :meth:`ActionLayout.slots`; ``floor`` the fraction
-        of the episode's battles already won. ``out`` comes from :meth:`buffers` (any other
-        arrays of the right shapes work too, more slowly)."""
+        of the episode's battles already won; ``enemies`` the battle's slot map (None: enemy
+        ``t`` in slot ``t``). ``out`` comes from :meth:`buffers` (any other arrays of the right
+        shapes work too, more slowly)."""
         got = self._storage.get(id(out))
         if got is None or got[0] is not out:
             scratch = self._scratch
             if scratch is None:
                 scratch = self._scratch = self.buffers(1)
-            self.write(game, slots, scratch, 0, floor=floor, is_run=is_run)
+            self.write(game, slots, scratch, 0, floor=floor, is_run=is_run, enemies=enemies)
             for key, arr in out.items():
                 arr[row] = scratch[key][0]
             return
@@ -298,7 +300,12 @@ class Observer:
         incoming = 0
         enemy_id = v.enemy_id
         ef = len(ENEMY_FEATURES)
-        for t, u in enumerate(s.units[1:1 + MAX_ENEMIES]):
+        units = s.units
+        shown = enemies.units if enemies is not None else range(len(units) - 1)
+        for t, ui in enumerate(shown[:MAX_ENEMIES]):
+            if ui < 0:
+                continue
+            u = units[ui + 1]
             eid_a[row * MAX_ENEMIES + t] = enemy_id.get(u.def_id, 0)
             b = (row * MAX_ENEMIES + t) * ef
             en_a[b] = 1.0
@@ -387,7 +394,7 @@ class Observer:
                 else:
                     ch_a[b] = 1.0
                     ch_a[b + _IS_UNIT] = 1.0
-                    ch_a[b + _IS_UNIT + 1] = obj.uid / MAX_ENEMIES
+                    ch_a[b + _IS_UNIT + 1] = unit_code(obj.uid, enemies)
             b = row * MAX_CHOICES * MAX_CANDIDATES - choice0 * MAX_CANDIDATES
             for k, a in slots.items():
                 for c in a.choice:
@@ -413,6 +420,16 @@ class Observer:
         for key, at, starts in self._onehot:
             out[at + starts + obs[key].reshape(-1)] = 1.0
         return out
+
+
+def unit_code(uid: int, enemies: EnemySlots | None) -> float:
+    """A Choice's unit candidate as a number: (its enemy slot + 1) / MAX_ENEMIES, 0 for the
+    player (uid / MAX_ENEMIES without a slot map, or for an enemy without a slot)."""
+    if enemies is not None and uid > 0:
+        k = enemies.slot_of.get(uid - 1)
+        if k is not None:
+            return (k + 1) / MAX_ENEMIES
+    return uid / MAX_ENEMIES
 
 
 def _stored(row: Array) -> array[float]:

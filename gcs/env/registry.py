@@ -19,6 +19,15 @@ ALL = "*"  # the encounter argument that stands for every encounter of the pack 
 V0_FIGHTS = ("blue_slaver", "cultist", "gremlin_nob", "jaw_worm", "large_slime", "looter",
              "red_slaver", "small_slimes", "two_fungi_beasts", "two_louses")
 
+# The HP an Act 1 run arrives at its elites with, in percent of max HP: the 20 quantiles
+# ((i + 0.5) / 20, nearest rank) of the 191 elite arrivals of 200 two-rule runs of gcs.act
+# (seeds from 1; mean 73.2%), from ``benchmarks/elite_arrival.py --policy
+# benchmarks/two_rules.py:TwoRules --runs 200``: runs that walk into elites whatever their HP
+# (the heuristic's runs, which avoid elites below 60% HP, arrive with a mean 83.3%; docs/env.md).
+# The -v1 elite tasks draw one per episode.
+ELITE_ARRIVAL_HP = (12, 18, 28, 43, 47, 61, 68, 71, 77, 80, 85, 86, 90, 92, 96, 97, 100, 100,
+                    100, 100)
+
 
 @dataclass(frozen=True)
 class TaskSpec:
@@ -64,6 +73,14 @@ TASKS: tuple[TaskSpec, ...] = (
              "card rewards (one card of each taken at random) and 1 upgrade",
              {"encounter": ("gremlin_nob", "lagavulin", "three_sentries"), "deck": "drafted",
               "random_cards": 5}),
+    TaskSpec("gcs/ThreeSentries-v1", "one fight against the elite 3 Sentries with the starter "
+             "deck, arriving with the HP a run arrives at an elite with (one of "
+             "ELITE_ARRIVAL_HP's 20 quantiles per episode)",
+             {"encounter": "three_sentries", "start_hp": ELITE_ARRIVAL_HP}),
+    TaskSpec("gcs/EliteDrafted-v1", "as EliteDrafted-v0 (an elite drawn uniformly, a deck drafted "
+             "as a run reaching it would), arriving with the HP a run arrives at an elite with",
+             {"encounter": ("gremlin_nob", "lagavulin", "three_sentries"), "deck": "drafted",
+              "random_cards": 5, "start_hp": ELITE_ARRIVAL_HP}),
     TaskSpec("gcs/BossDrafted-v0", "one fight against one of the three bosses drawn uniformly, "
              "with a deck drawn as a run reaching it would: the starter deck plus 12 card "
              "rewards (2 of them an elite's) and 3 upgrades",

@@ -2,7 +2,8 @@
 per episode, of ``GcsVectorEnv`` (the same format: a state moves between them).
 
 The state is the game's save (``Game.to_json``), the episode's own counters (fights of the
-episode, battles won, steps, result) and the state of the env's random generator (which draws
+episode, battles won, steps, result), the battle's enemy slot map (gcs/env/enemies.py) and the
+state of the env's random generator (which draws
 the next episodes), plus the task and content digest it belongs to. ``restore`` checks all of
 it before anything changes: a state of another task or content, or a malformed one, raises
 ``ArgumentError`` (a bad save inside it ``SaveError``), naming what is wrong.
@@ -18,6 +19,8 @@ from ..act.run import ActRun
 from ..errors import ArgumentError, GameError
 from ..game import Game
 from ._extra import missing_gym_extra
+from .actions import MAX_ENEMIES
+from .enemies import EMPTY, EnemySlots
 from .task import Episode, Task
 
 try:
@@ -28,8 +31,10 @@ except ImportError as exc:  # the gym extra is not installed
 if TYPE_CHECKING:
     Generator = np.random.Generator
 
-FORMAT = "gcs-env-state-1"
-_EPISODE_KEYS = ("fights", "won_battles", "steps", "result", "done", "illegal", "game")
+FORMAT = "gcs-env-state-2"
+OLD_FORMAT = "gcs-env-state-1"  # (no slot map: made again from the enemies as they are)
+_EPISODE_KEYS = ("fights", "won_battles", "steps", "result", "done", "illegal", "game",
+                 "enemies")
 
 
 def task_data(task: Task) -> dict[str, Any]:
@@ -51,6 +56,7 @@ def dump(ep: Episode, rng: Generator, illegal: bool) -> dict[str, Any]:
         "rng": _plain(rng.bit_generator.state),
         "episode": {"fights": list(ep.fights), "won_battles": ep.won_battles, "steps": ep.steps,
                     "result": ep.result, "done": ep.done, "illegal": illegal,
+                    "enemies": list(ep.enemies.units),
                     # an act's whole run (its game inside), else the game
                     "game": {"act": ep.run.to_json()} if ep.run is not None else g.to_json()},
     }
@@ -70,7 +76,7 @@ class Restored:
 
     def __init__(self, rng: Generator, fights: list[str], won: int, steps: int,
                  result: bool | None, done: bool, illegal: bool, game: Game,
-                 run: ActRun | None = None) -> None:
+                 run: ActRun | None, enemies: EnemySlots | None) -> None:
         self.rng = rng
         self.fights = fights
         self.won = won
@@ -80,6 +86,7 @@ class Restored:
         self.illegal = illegal
         self.game = game
         self.run = run
+        self.enemies = enemies
 
     def apply(self, ep: Episode) -> None:
         """Make ``ep`` this state (nothing can fail here)."""
@@ -90,6 +97,8 @@ class Restored:
         ep.steps = self.steps
         ep.result = self.result
         ep.done = self.done
+        ep.act_battle = len(self.run.fights) if self.run is not None else 0
+        ep.enemies = self.enemies if self.enemies is not None else EnemySlots()
         ep.slots = ep.legal_slots()
 
 
@@ -112,7 +121,8 @@ def check(ep: Episode, rng: Generator | None, state: object) -> Restored:
     naming the first problem); nothing is changed."""
     _need(isinstance(state, Mapping), "the state", "a dict made by get_state()", state)
     assert isinstance(state, Mapping)
-    _need(state.get("format") == FORMAT, "state['format']", repr(FORMAT), state.get("format"))
+    fmt = state.get("format")
+    _need(fmt in (FORMAT, OLD_FORMAT), "state['format']", repr(FORMAT), fmt)
     want = task_data(ep.task)
     got = state.get("task")
     if got != want:
@@ -126,8 +136,9 @@ def check(ep: Episode, rng: Generator | None, state: object) -> Restored:
           f"this env's content digest {ep.content.digest!r}", state.get("content"))
     new_rng = _generator(rng, state.get("rng"))
     e = state.get("episode")
-    _need(isinstance(e, Mapping) and set(e) == set(_EPISODE_KEYS), "state['episode']",
-          f"a dict with keys {', '.join(_EPISODE_KEYS)}", e)
+    keys = _EPISODE_KEYS if fmt == FORMAT else _EPISODE_KEYS[:-1]
+    _need(isinstance(e, Mapping) and set(e) == set(keys), "state['episode']",
+          f"a dict with keys {', '.join(keys)}", e)
     assert isinstance(e, Mapping)
     t = ep.task
     fights = e["fights"]
@@ -153,10 +164,29 @@ def check(ep: Episode, rng: Generator | None, state: object) -> Restored:
             run = ActRun.from_json(ep.content, data["act"])
         except GameError as exc:
             raise ArgumentError(f"set_state: episode['game']['act']: {exc}") from None
-        return Restored(new_rng, [], won, steps, result, done, illegal, run.game, run)
+        return Restored(new_rng, [], won, steps, result, done, illegal, run.game, run,
+                        _enemies(e.get("enemies"), run.game))
     _need(isinstance(data, dict), "episode['game']", "a save made by Game.to_json()", data)
     game = Game.from_json(ep.content, data)  # SaveError naming the save's bad field
-    return Restored(new_rng, list(fights), won, steps, result, done, illegal, game)
+    return Restored(new_rng, list(fights), won, steps, result, done, illegal, game, None,
+                    _enemies(e.get("enemies"), game))
+
+
+def _enemies(units: object, game: Game) -> EnemySlots | None:
+    """The slot map saved (None: an old state without one; the episode makes it again by
+    the slot rule from the enemies as they are)."""
+    if units is None:
+        return None
+    n = max(0, len(game._e.s.units) - 1)
+    ok = False
+    if isinstance(units, list) and len(units) == MAX_ENEMIES:
+        held = [t for t in units if t != EMPTY]
+        ok = (all(type(t) is int and EMPTY <= t < n for t in units)
+              and len(set(held)) == len(held))
+    _need(ok, "episode['enemies']", f"{MAX_ENEMIES} distinct enemy indices of the battle "
+          f"(0..{n - 1}) or {EMPTY} (an empty slot)", units)
+    assert isinstance(units, list)
+    return EnemySlots(units)
 
 
 def _generator(rng: Generator | None, st: object) -> Generator:

@@ -24,6 +24,7 @@ from ..rng import Rng, derive
 from . import args
 from ._extra import missing_gym_extra
 from .actions import ActionLayout, act_slots
+from .enemies import EnemySlots
 
 try:
     import numpy as np
@@ -55,7 +56,10 @@ class Task:
     side of the pack's held-out split (:func:`card_split`, by ``split_seed`` and ``holdout``).
     ``act`` 1: each episode is an Act 1 run as the game plays it (gcs/act, docs/run.md): the
     map, rest sites and the act's card rewards are the agent's decisions too (``encounters``,
-    ``shuffle``, ``deck`` and ``deck_rewards`` are not used).
+    ``shuffle``, ``deck`` and ``deck_rewards`` are not used). ``start_hp``: HP percentages
+    of max HP, one drawn uniformly per episode as the HP the player starts with (a run's HP
+    on arrival: the ``-v1`` elite tasks draw from the arrival table of gcs/env/registry.py;
+    () for full HP; rounded down, at least 1).
     Reward: +1 a won episode, -1 a lost one, 0 a truncated one; ``shaping`` w adds, at each won
     battle, ``w * (1 + hp / max_hp) / n_battles`` (the floor reached and the HP kept; an act
     counts 16 battles' worth, one per floor).
@@ -76,6 +80,7 @@ class Task:
     split_seed: int = 0
     holdout: float = 0.25
     act: int = 0
+    start_hp: tuple[int, ...] = ()
 
     @property
     def battles(self) -> int:
@@ -86,7 +91,8 @@ class Task:
 
 
 _TASK_FIELDS = ("random_cards", "deck_rewards", "take_rewards", "max_turns", "max_steps",
-                "illegal_penalty", "shaping", "card_split", "split_seed", "holdout", "act")
+                "illegal_penalty", "shaping", "card_split", "split_seed", "holdout", "act",
+                "start_hp")
 
 
 def make_task(encounter: object, *, run: object = False, shuffle: object = False,
@@ -164,6 +170,15 @@ def deck_pool(content: Content) -> list[str]:
                   if c.type in kinds and c.rarity in rarities)
 
 
+def with_hp(g: Game, percent: int) -> Game:
+    """``g`` (between battles) with its run HP at ``percent`` of max HP (rounded down, at least
+    1), through its save: the HP a run arrives with, as a loaded save would have it."""
+    data = g.to_json()
+    st = data["state"]
+    st["hp"] = max(1, st["max_hp"] * percent // 100)
+    return Game.from_json(g.content, data)
+
+
 class Episode:
     """One task played on one game at a time: reset, then one action index per step.
 
@@ -181,6 +196,8 @@ class Episode:
         self.game: Game | None = None
         self.run: ActRun | None = None  # an act task's run (its ``game`` is ``self.game``)
         self.slots: dict[int, Action] = {}
+        self.enemies = EnemySlots()  # the current battle's enemy slots
+        self.act_battle = 0  # an act: the fights its slot map belongs to (a new one clears it)
         self.fights: list[str] = []
         self.won_battles = 0
         self.steps = 0
@@ -205,7 +222,14 @@ class Episode:
         g = self.game
         if g is None or self.result is not None:
             return {}
-        return act_slots(self.run, self.layout) if self.run is not None else self.layout.slots(g)
+        run = self.run
+        if run is not None and len(run.fights) != self.act_battle:
+            self.act_battle = len(run.fights)
+            self.enemies.clear()
+        if g.is_battle_active:
+            self.enemies.update(g)
+        return act_slots(run, self.layout, self.enemies) if run is not None \
+            else self.layout.slots(g, self.enemies)
 
     @property
     def encounter(self) -> str | None:
@@ -236,6 +260,8 @@ class Episode:
             g.set_master_deck([m.card_id for m in g.get_master_deck()] + extra)
         elif t.deck is not None:
             g.set_master_deck(list(t.deck))
+        if t.start_hp:
+            g = with_hp(g, t.start_hp[int(rng.integers(len(t.start_hp)))])
         self.game = g
         self.fights = fights
         self.won_battles = 0
@@ -252,7 +278,9 @@ class Episode:
         self.steps = 0
         self.result = None
         self.done = False
-        self.slots = act_slots(self.run, self.layout)
+        self.act_battle = 0
+        self.enemies.clear()
+        self.slots = self.legal_slots()
 
     def _step_act(self, run: ActRun, a: Action) -> tuple[float, bool, bool, bool]:
         t = self.task
@@ -268,7 +296,7 @@ class Episode:
             reward += 1.0 if self.result else -1.0
             self.slots = {}
         else:
-            self.slots = act_slots(run, self.layout)
+            self.slots = self.legal_slots()
         truncated = not terminated and self.steps >= t.max_steps
         self.done = terminated or truncated
         return reward, terminated, truncated, False
@@ -278,7 +306,8 @@ class Episode:
         assert g is not None
         g.start_battle(self.fights[self.won_battles])
         g.settle()
-        self.slots = self.layout.slots(g)
+        self.enemies.clear()
+        self.slots = self.legal_slots()
 
     def step(self, index: int) -> tuple[float, bool, bool, bool]:
         """Apply the action at ``index``: (reward, terminated, truncated, illegal)."""
@@ -316,7 +345,7 @@ class Episode:
             reward += 1.0 if self.result else -1.0
             self.slots = {}
         elif g.is_battle_active:
-            self.slots = self.layout.slots(g)
+            self.slots = self.legal_slots()
         truncated = not terminated and (g.turn_number > t.max_turns
                                         or self.steps >= t.max_steps)
         self.done = terminated or truncated

@@ -170,7 +170,8 @@ class GcsVectorEnv(VectorEnv[Any, Any, Any]):
         ep = self.episodes[i]
         assert ep.game is not None
         self.observer.write(ep.game, ep.slots, self._buf, i,
-                            floor=ep.won_battles / self.task.battles, is_run=self.task.run)
+                            floor=ep.won_battles / self.task.battles, is_run=self.task.run,
+                            enemies=ep.enemies)
         if ep.run is not None:
             write_run(ep.run, self._bosses, self._buf, i)
 
