@@ -27,7 +27,8 @@ class Engine:
                  "energy_per_turn", "subs", "log", "_logging", "hot", "record",
                  "presenter", "busy", "ticks", "legal", "legal_key", "failure", "depth", "log_cap",
                  "log_shared", "ckpt", "journal", "watchers", "deferred", "deferred_n", "defer_base",
-                 "stepwise", "roles_unit", "roles")
+                 "stepwise", "roles_unit", "roles", "roles_player", "roles_p",
+                 "roles_open")
 
     def __init__(self, content: Content, state: State, rules: BattleRules, *,
                  logging: bool = True, presenter: bool = True) -> None:
@@ -46,9 +47,13 @@ class Engine:
         self.busy = False
         # the runner's frame-by-frame mode (gcs/steps/runner.py): every step through the loop
         self.stepwise = False
-        # the status roles of the unit asked last (gcs/battle/roles.py)
+        # the status roles kept (gcs/battle/roles.py): the enemy's asked last, the player's;
+        # ``roles_open``: a live unit was handed out (its holder may change it by hand)
         self.roles_unit: Unit | None = None
         self.roles = 0
+        self.roles_player: Unit | None = None
+        self.roles_p = 0
+        self.roles_open = False
         # ``ticks`` counts loop runs (every facade call that changes a battle runs the loop);
         # ``legal`` caches the last legal actions, valid while ``legal_key`` matches.
         self.ticks = 0
@@ -109,6 +114,7 @@ class Engine:
         was = self.busy
         self.busy = True
         self.roles_unit = None  # (a handler may change a live unit's statuses by hand)
+        self.roles_player = None
         try:
             for h in handlers:
                 try:
@@ -161,7 +167,9 @@ class Engine:
     def run(self) -> None:
         """Run frames until the stack is empty or a Choice, Wait or Gate pauses the wave."""
         self.ticks += 1
-        self.roles_unit = None  # (a caller may have changed a live unit's statuses by hand)
+        if self.roles_open:  # (a caller may have changed a live unit's statuses by hand)
+            self.roles_unit = None
+            self.roles_player = None
         self.loop()
 
     def loop(self) -> None:

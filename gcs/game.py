@@ -98,7 +98,9 @@ class Game:
 
     def _live(self) -> None:
         """Before a live card or unit object is handed out: end a deferred log (the caller may
-        change the object, which no replay of the calls would repeat; see gcs/lazylog.py)."""
+        change the object, which no replay of the calls would repeat; see gcs/lazylog.py) and
+        keep no status roles across calls (gcs/battle/roles.py)."""
+        self._e.roles_open = True
         if self._e.deferred is not None:
             materialize(self)
 

@@ -180,7 +180,9 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
             made: Call = ("apply", (action,), NO_KW)
             ticks = e.ticks
             e.depth = 1
-            e.roles_unit = None  # (as ``_begin``)
+            if e.roles_open:  # (as ``_begin``)
+                e.roles_unit = None
+                e.roles_player = None
             try:
                 _apply(e, action)
             except Exception as exc:
@@ -238,8 +240,11 @@ def _begin(e: Engine, deferred: tuple[Any, ...] | None, name: str) -> None:
     """Enter an outermost guarded call: checkpoint the state if there is none, count the call
     in progress. While the log is ``deferred`` its calls and base are the journal and the
     checkpoint (a restore replays them), so no clone is taken. The status roles read before
-    are forgotten (the caller may have changed a live unit by hand since)."""
-    e.roles_unit = None
+    are forgotten once a live unit was handed out (its holder may have changed it by hand
+    since)."""
+    if e.roles_open:
+        e.roles_unit = None
+        e.roles_player = None
     if e.ckpt is None and deferred is None:
         try:
             e.ckpt = e.s.clone()

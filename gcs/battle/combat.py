@@ -33,7 +33,7 @@ from . import frames as K
 from .cards import push_entries
 from .credit import NONE, Credit, credit_loss, move_label, restack
 from .intents import hp_lost, plan_intent, resolve_intents
-from .roles import roles_of
+from .roles import forget_roles, roles_of
 from .state import Ctx, State, Unit
 
 if TYPE_CHECKING:
@@ -231,7 +231,7 @@ def die(e: Engine, u: Unit) -> list[tuple[Node, Ctx]]:
     if u.uid != 0:
         u.statuses.clear()
         u.sources.clear()
-        e.roles_unit = None
+        forget_roles(e)
     u.intent = None
     if e.hot:
         e.record(UnitDied(u.uid))
@@ -281,7 +281,7 @@ def apply_status(e: Engine, u: Unit, sid: str, delta: int, *, trigger: bool = Tr
         srcs = u.sources
         if sid in srcs:
             del srcs[sid]
-        e.roles_unit = None
+        forget_roles(e)
         if e.hot:
             e.record(StatusApplied(u.uid, sid, -old, 0))
             e.record(StatusRemoved(u.uid, sid))
@@ -293,7 +293,7 @@ def apply_status(e: Engine, u: Unit, sid: str, delta: int, *, trigger: bool = Tr
             credit = move_label(e.s.units[source])
         restack(u, sid, old, new, credit)
         if not old:
-            e.roles_unit = None
+            forget_roles(e)
         if e.hot:
             e.record(StatusApplied(u.uid, sid, new - old, new))
         if source > 0 and old == 0 and sd.decay_at == "round_end" and (

@@ -57,6 +57,9 @@ class Step:
     def __init__(self) -> None:
         self.number = 0
         self.after = 0
+        # the step numbered ``after`` (the runner goes on to it without indexing the table:
+        # compiled, a native attribute of a declared class needs no type check)
+        self.next: Step = self
 
     def run(self, e: Engine, f: Frame) -> int:
         raise NotImplementedError
@@ -81,6 +84,9 @@ class Procedure:
             step.number = n
             step.after = numbers[i + 1] if i + 1 < len(numbers) else n
             table[n] = step
+        for step in table:
+            if step is not _NO_STEP:
+                step.next = table[step.after]
         self.table: tuple[Step, ...] = tuple(table)
         self.rereads_end = rereads_end
         self.each_step_a_call = each_step_a_call
@@ -124,9 +130,10 @@ def steps(e: Engine, f: Frame, proc: Procedure) -> int:
     each = proc.each_step_a_call
     units = s.units
     limit = e.step_limit
+    step = table[f.pc]
     while True:
-        step = table[f.pc]
-        f.pc = step.after
+        after = step.after
+        f.pc = after
         r = step.run(e, f)
         if not r:  # GO
             if stack[-1] is not f or s.pause:
@@ -154,8 +161,12 @@ def steps(e: Engine, f: Frame, proc: Procedure) -> int:
             proc = nxt
             table = proc.table
             each = proc.each_step_a_call
+            step = table[f.pc]
+            continue
         else:
             return r  # END (the step popped ``f``) or DECIDED
+        # the next step: the one listed after, unless the step went elsewhere (``f.pc``)
+        step = step.next if f.pc == after else table[f.pc]
 
 
 def become(e: Engine, f: Frame, kind: int, first: int) -> int:
@@ -174,7 +185,9 @@ def start(e: Engine, f: Frame) -> None:
         e.run()
         return
     e.ticks += 1
-    e.roles_unit = None  # (as ``Engine.run``)
+    if e.roles_open:  # (as ``Engine.run``)
+        e.roles_unit = None
+        e.roles_player = None
     proc = PROCEDURES[f.kind]
     assert proc is not None  # (a procedure's frame)
     steps(e, f, proc)  # (``run`` for a frame not started)

@@ -20,7 +20,7 @@ from ..enums import (
 )
 from ..events import CardModified, CardRetained, DiscardPhase, TurnEnded
 from ..interp.pause import fire_delayed
-from .runner import GO, Procedure, Step, become, call, enter, settled
+from .runner import GO, RESUMED, Procedure, Step, become, call, enter, settled
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -65,35 +65,67 @@ class CardsTurnEnd(Step):
 
 
 class HandRule(Step):
-    """2. ... then the cleanup of the hand as it is now, card by card (``step_hand_end``)."""
+    """2. ... then the cleanup of the hand as it is now, card by card (a HAND_END frame,
+    ``step_hand_end``). Run here, the frame is made only if a card's move queued work (it goes
+    under that work, where the loop would have it): nobody can look at the stack before then
+    (no subscriber)."""
 
     def run(self, e: Engine, f: Frame) -> int:
         s = e.s
         if not s.hand:
             return GO
-        h = e.push(K.HAND_END, 0, s.hand.copy())
-        if not call(e):
-            return GO
-        step_hand_end(e, h)
-        return settled(e, f)
+        if e.stepwise or e.subs:
+            h = e.push(K.HAND_END, 0, s.hand.copy())
+            if not call(e):
+                return GO
+            step_hand_end(e, h)
+            return settled(e, f)
+        ids = s.hand.copy()
+        stack = s.stack
+        if s.steps >= e.step_limit:  # (``call``: the loop's count of this step, which raises)
+            e.push(K.HAND_END, 0, ids)
+            e.count()
+        s.steps += 1
+        mark = len(stack)
+        j = hand_end(e, ids, 0, mark)
+        if j < 0:
+            if s.pause:  # (as ``settled``: the frame was done, the wave paused)
+                return GO
+            if s.steps >= e.step_limit:  # (``settled``: the loop's count of the frame's call)
+                e.count()
+            s.steps += 1
+            return RESUMED
+        stack.insert(mark, Frame(K.HAND_END, None, j, ids, None))
+        return GO
 
 
 def step_hand_end(e: Engine, f: Frame) -> None:
-    """The HAND_END frame: the turn-end hand from card ``f.pc`` of ``f.data`` on, one card at a
-    time in hand order (seed 004: a regular card to Discard through the discard event and
-    lifecycle, Retain stays and publishes OnCardRetained, Ethereal to Exhaust; Persist keeps
-    every card but the Ethereal ones, each publishing OnCardRetained). A card no longer in hand
-    (its On Turn End moved it) is skipped. A card whose move queued lifecycle branches returns
-    to the loop: they run before the next card."""
+    """The HAND_END frame: the turn-end hand from card ``f.pc`` of ``f.data`` on (``hand_end``);
+    popped when every card is done, else it waits, at the next card, under the work queued."""
+    stack = e.s.stack
+    j = hand_end(e, f.data, f.pc, len(stack))
+    if j < 0:
+        stack.pop()  # (done: ``pop_frame``)
+    else:
+        f.pc = j
+
+
+def hand_end(e: Engine, ids: list[int], start: int, mark: int) -> int:
+    """The turn-end hand from card ``start`` of ``ids`` on, one card at a time in hand order
+    (seed 004: a regular card to Discard through the discard event and lifecycle, Retain stays
+    and publishes OnCardRetained, Ethereal to Exhaust; Persist keeps every card but the
+    Ethereal ones, each publishing OnCardRetained). A card no longer in hand (its On Turn End
+    moved it) is skipped. A card whose move queued lifecycle branches (the stack is longer
+    than ``mark``) or paused stops it: they run before the next card, whose index it returns;
+    -1 when every card is done."""
     s = e.s
     stack = s.stack
-    ids: list[int] = f.data
     cards = s.cards
     persist = s.hand_rule is HAND_RULE_PERSIST
     # (a discard changes no status: whether one reacts is read once, until queued work runs)
     player = s.units[0]
     reacting = roles_of(e, player) & ON_DISCARD if player.statuses else 0
-    for j in range(f.pc, len(ids)):
+    for j in range(start, len(ids)):
         uid = ids[j]
         inst = cards[uid]
         if inst.pile is not PILE_HAND:
@@ -107,10 +139,9 @@ def step_hand_end(e: Engine, f: Frame) -> None:
             continue
         else:
             discard_from_hand(e, inst, reacting)
-        if stack[-1] is not f or s.pause:
-            f.pc = j + 1
-            return
-    stack.pop()  # (done: ``pop_frame``)
+        if len(stack) != mark or s.pause:
+            return j + 1
+    return -1
 
 
 class StatusesTurnEnd(Step):
