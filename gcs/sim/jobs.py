@@ -29,6 +29,7 @@ class Summary:
     turn_hist: dict[int, int] = field(default_factory=dict)
     plays: dict[str, int] = field(default_factory=dict)
     damage: dict[str, int] = field(default_factory=dict)
+    block: dict[str, int] = field(default_factory=dict)
 
     def add(self, other: Summary) -> None:
         self.battles += other.battles
@@ -40,7 +41,8 @@ class Summary:
         self.damage_taken += other.damage_taken
         for t, v in other.turn_hist.items():
             self.turn_hist[t] = self.turn_hist.get(t, 0) + v
-        for d, o in ((self.plays, other.plays), (self.damage, other.damage)):
+        for d, o in ((self.plays, other.plays), (self.damage, other.damage),
+                     (self.block, other.block)):
             for k, v in o.items():
                 d[k] = d.get(k, 0) + v
 
@@ -56,7 +58,8 @@ class Summary:
             self.hp_left_won += row["hp_left"]
         t = row["turns"]
         self.turn_hist[t] = self.turn_hist.get(t, 0) + 1
-        for d, o in ((self.plays, row["plays"]), (self.damage, row["damage"])):
+        for d, o in ((self.plays, row["plays"]), (self.damage, row["damage"]),
+                     (self.block, row["block"])):
             for k, v in o.items():
                 d[k] = d.get(k, 0) + v
 
@@ -77,6 +80,10 @@ class Summary:
             # (docs/simulation.md, "Damage credit")
             "damage_dealt": sum(self.damage.values()),
             "damage_by_card": dict(sorted(self.damage.items())),
+            # the block the player gained, in all battles; block_by_card shares it out exactly
+            # (docs/simulation.md, "Block credit")
+            "block_gained": sum(self.block.values()),
+            "block_by_card": dict(sorted(self.block.items())),
         }
 
 
@@ -126,6 +133,7 @@ def play_row(job: Job, index: int, content: Content, job_index: int = 0,
         "unfinished": r.unfinished, "turns": r.turns, "hp_left": r.hp_left,
         "damage_taken": r.damage_taken, "actions": r.decisions,
         "plays": dict(sorted(r.plays.items())), "damage": dict(sorted(r.damage.items())),
+        "block": dict(sorted(r.block.items())),
     }
     return row, r.actions
 

@@ -25,6 +25,7 @@ class BattleResult:
     unfinished: bool = False  # stopped at the turn or decision cap (a stalemate), not won
     plays: dict[str, int] = field(default_factory=dict)
     damage: dict[str, int] = field(default_factory=dict)
+    block: dict[str, int] = field(default_factory=dict)  # block the player gained, per card
     actions: list[str] = field(default_factory=list)
     damage_taken: int = 0  # the player's HP at the start minus at the end (healing offsets it)
 
@@ -95,7 +96,7 @@ def play_battle(game: Game, encounter: str, policy: Policy, *, record: bool = Fa
         won=won, turns=game.turn_number,
         hp_left=player.hp if player is not None and won else 0,
         decisions=decisions, unfinished=unfinished, plays=stats["plays"],
-        damage=stats["damage"], actions=actions,
+        damage=stats["damage"], block=stats["block"], actions=actions,
         damage_taken=max(0, hp_start - (max(0, player.hp) if player is not None else 0)),
     )
 
