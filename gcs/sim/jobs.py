@@ -10,9 +10,12 @@ from typing import Any
 from ..content.db import Content
 from ..content.limits import MAX_DECK
 from ..errors import BattleError, GameError, PolicyError
+from ..rules import BattleRules
 from .policies import make_policy
 from .results import Row
 from .runner import battle_seed, new_game, play_battle, policy_seed
+
+KEYED_RULES = BattleRules(keyed_shuffle=True)
 
 
 @dataclass
@@ -98,6 +101,10 @@ class Job:
     seed: int
     deck: tuple[str, ...] | None
     character: str | None
+    # ``BattleRules.keyed_shuffle`` (``gcs compare --keyed-shuffle``: the arms' shared cards
+    # keep one order) and the player's HP at the start (0: the character's full HP)
+    keyed_shuffle: bool = False
+    start_hp: int = 0
 
 
 @functools.cache
@@ -120,7 +127,10 @@ def play_row(job: Job, index: int, content: Content, job_index: int = 0,
     except ValueError as exc:
         raise PolicyError(f"{where}: {exc}") from None
     try:
-        g = new_game(content, seed, job.deck, job.character)
+        g = new_game(content, seed, job.deck, job.character,
+                     rules=KEYED_RULES if job.keyed_shuffle else None)
+        if job.start_hp:
+            g._e.s.hp = min(job.start_hp, g._e.s.max_hp)  # (the run's HP, as an act arrives)
         r = play_battle(g, job.encounter, policy, take_rewards=False, record=record)
     except PolicyError as exc:
         raise PolicyError(f"{where}: {exc}") from None

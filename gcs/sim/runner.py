@@ -11,6 +11,7 @@ from ..content.db import Content
 from ..errors import GameError, IllegalActionError, PolicyError
 from ..game import Game
 from ..rng import derive
+from ..rules import BattleRules
 from .policies import Policy
 
 
@@ -31,9 +32,10 @@ class BattleResult:
 
 
 def new_game(content: Content, seed: int, deck: Sequence[str] | None = None,
-             character: str | None = None, log_events: bool = False) -> Game:
+             character: str | None = None, log_events: bool = False,
+             rules: BattleRules | None = None) -> Game:
     """A new run; ``deck`` (card ids, ``id+`` for an upgraded copy) replaces the starting deck."""
-    g = Game(content, seed=seed, character=character, log_events=log_events)
+    g = Game(content, seed=seed, character=character, log_events=log_events, rules=rules)
     if deck:
         g.set_master_deck([(d[:-1], True) if d.endswith("+") else d for d in deck])
     return g
