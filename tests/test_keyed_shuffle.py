@@ -42,7 +42,7 @@ def test_the_cards_both_decks_hold_keep_their_order(added: list[str]) -> None:
     extra = {"carnage#0", "inflame#0", "strike#5"}
     for seed in range(40):
         small = opening(STARTER, seed)
-        big = opening(STARTER + added, seed)
+        big = opening([*STARTER, *added], seed)
         assert len(big) == len(small) + len(added)
         assert [c for c in big if c not in extra] == small, seed
 
@@ -50,7 +50,7 @@ def test_the_cards_both_decks_hold_keep_their_order(added: list[str]) -> None:
 def test_with_fisher_yates_an_added_card_changes_the_order() -> None:
     """Why the keyed shuffle exists: by Fisher-Yates, one more card reorders the shared ones
     in almost every battle (the coupling the keyed shuffle keeps)."""
-    differ = sum(opening(STARTER, s, None) != [c for c in opening(STARTER + ["carnage"], s, None)
+    differ = sum(opening(STARTER, s, None) != [c for c in opening([*STARTER, "carnage"], s, None)
                                               if c != "carnage#0"] for s in range(40))
     assert differ >= 35
 

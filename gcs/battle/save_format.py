@@ -1,14 +1,15 @@
 """The save format's version, and the loading of saves made in an older one.
 
-Format 6 adds the block each card gained (``block``: the block credit of
-gcs/battle/credit.py; an older save holds none: its battle's block so far is not counted) and
-the rule ``keyed_shuffle`` (an older save's game shuffles by Fisher-Yates). Format 5 adds to each unit row who applied its statuses' stacks (item 14, the sources that
-damage credit reads: gcs/battle/credit.py; a row without it knows no source, its stacks credited
-to "(none)"), and keeps the gold a battle's rewards hold besides the table's (``loot``: the
-``reward_gold`` node's, a Looter's loot); an older save holds none of either. Format 4 numbers a
-procedure frame's steps as the seeds do (gcs/battle/frames.py: ten times the seed's step
-number, plus its part), and the EnemyPhase frame keeps how many enemies it has reached in its
-data. Format 3 added the places in Draw the player knows (``known``). A format 2 to 5 save is
+Format 6 adds the block each card gained (``block``: the block credit of gcs/battle/credit.py;
+an older save holds none: its battle's block so far is not counted) and the rule
+``keyed_shuffle`` (an older save's game shuffles by Fisher-Yates). Format 5 adds to each unit
+row who applied its statuses' stacks (item 14, the sources that damage credit reads:
+gcs/battle/credit.py; a row without it knows no source, its stacks credited to "(none)"), and
+keeps the gold a battle's rewards hold besides the table's (``loot``: the ``reward_gold``
+node's, a Looter's loot); an older save holds none of either. Format 4 numbers a procedure
+frame's steps as the seeds do (gcs/battle/frames.py: ten times the seed's step number, plus its
+part), and the EnemyPhase frame keeps how many enemies it has reached in its data. Format 3
+added the places in Draw the player knows (``known``). A format 2 to 5 save is
 brought up to date on load (``upgrade``), before it is checked.
 """
 
@@ -18,8 +19,9 @@ from typing import Any, Final
 
 from . import frames as K
 
-# 6: block credit, the keyed shuffle rule; 5: status sources in unit rows and the rewards' loot; 4: the seeds' step numbers; 3: known
-# Draw places; 2: rolled move numbers, nested plays, just applied statuses
+# 6: block credit, the keyed shuffle rule; 5: status sources in unit rows and the rewards'
+# loot; 4: the seeds' step numbers; 3: known Draw places; 2: rolled move numbers, nested plays,
+# just applied statuses
 FORMAT: Final = 6
 
 # format 2's and 3's ``pc`` of each renumbered kind (the number of step groups done) -> format 4's
