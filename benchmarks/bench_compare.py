@@ -21,7 +21,11 @@ game's), ``keyed`` (``gcs compare --keyed-shuffle``: the shared cards keep one o
 ``both`` (the default: each is measured in turn). ``--fixed N`` measures instead the interval
 widths of win rate, HP left and turns after N battles per arm, paired and unpaired (seed 1):
 the battles two unpaired runs need over the paired ones for the same width is the widths'
-ratio squared, for a metric the win rate cannot speak for (a baseline that always wins).
+ratio squared, for a metric the win rate cannot speak for (a baseline that always wins); the
+``bound`` line is the most any coupling could save on the win rate: a paired difference ``d``
+of win rates has a variance per pair of at least ``d(1 - d)`` (no pair where only the baseline
+wins), so the saving is at most ``(p1(1 - p1) + p2(1 - p2)) / (d(1 - d))``: a large effect
+cannot be measured 3x cheaper by pairing, however the arms are coupled.
 ``--start-hp`` starts every battle at that HP (what a run arrives with). The wording and order
 of the lines are stable.
 """
@@ -69,6 +73,11 @@ def fixed(a: argparse.Namespace, arms: tuple[Arm, Arm], keyed: bool) -> None:
             f"{vs[m]['high'] * SCALE[m]:+.2f}]" for m in METRICS)
             + f"  (win rates {doc['baseline']['win_rate']:.1%} -> "
             f"{doc['variants'][0]['win_rate']:.1%}), {secs:.1f} s")
+    p2, p1 = doc["baseline"]["win_rate"], doc["variants"][0]["win_rate"]
+    d = abs(p1 - p2)
+    best = (p1 * (1 - p1) + p2 * (1 - p2)) / (d * (1 - d)) if 0 < d < 1 else float("inf")
+    print(f"bound         win rate: at most {best:.2f}x for any coupling (unpaired, the last run)"
+          " (a paired difference's variance per pair is at least d(1 - d), d the difference)")
     print("saving        " + "  ".join(
         f"{m} " + (f"({widths[False][m] * SCALE[m]:.3f} / {widths[True][m] * SCALE[m]:.3f})^2 = "
                    f"{(widths[False][m] / widths[True][m]) ** 2:.2f}x"
