@@ -196,7 +196,12 @@ def credit_block(e: Engine, u: Unit, amount: int, ctx: Ctx, fold: bool) -> int:
     if amount <= 0:
         return 0
     if u.alive:
-        credit_loss(e.s.block_gained, of_ctx(e, ctx), amount, amount)
+        if ctx.status:
+            credit_loss(e.s.block_gained, of_ctx(e, ctx), amount, amount)
+        else:  # (all to the card or move: the usual block, inline)
+            key = label_of(e, ctx)
+            got = e.s.block_gained
+            got[key] = got.get(key, 0) + amount
     return amount
 
 
