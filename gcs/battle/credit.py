@@ -200,8 +200,8 @@ def credit_block(e: Engine, u: Unit, amount: int, ctx: Ctx, fold: bool) -> int:
             credit_loss(e.s.block_gained, of_ctx(e, ctx), amount, amount)
         else:  # (all to the card or move: the usual block, inline)
             key = label_of(e, ctx)
-            got = e.s.block_gained
-            got[key] = got.get(key, 0) + amount
+            tally = e.s.block_gained
+            tally[key] = tally.get(key, 0) + amount
     return amount
 
 
