@@ -213,9 +213,10 @@ class Game:
 
     @property
     def stats(self) -> dict[str, dict[str, int]]:
-        """Plays and damage dealt to enemies per card id in the current (or last) battle."""
+        """Plays, damage dealt to enemies and block the player gained per card id (or other
+        credit label: docs/simulation.md) in the current (or last) battle."""
         s = self._e.s
-        return {"plays": dict(s.plays), "damage": dict(s.damage)}
+        return {"plays": dict(s.plays), "damage": dict(s.damage), "block": dict(s.block_gained)}
 
     def _objects(self, kind: str, ids: list[int]) -> list[Any]:
         self._live()

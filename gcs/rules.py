@@ -28,6 +28,10 @@ class BattleRules:
     armor_decay: ArmorDecayRule = ArmorDecayRule.RESET
     hand_discard: HandDiscardRule = HandDiscardRule.DISCARD_ON_TURN_END
     step_limit: int = 200_000
+    # True: each shuffle orders the cards by keys of their identity (``cards.keyed_order``),
+    # so two decks that share cards keep those cards in the same order (``gcs compare``'s
+    # coupling); False: Fisher-Yates over the pile, the game's own shuffle and the default
+    keyed_shuffle: bool = False
 
     def __post_init__(self) -> None:
         for name, (lo, hi) in LIMITS.items():
@@ -40,3 +44,5 @@ class BattleRules:
         if not isinstance(self.hand_discard, HandDiscardRule):
             raise ArgumentError(f"BattleRules(hand_discard={self.hand_discard!r}): needs a "
                                 "HandDiscardRule")
+        if not isinstance(self.keyed_shuffle, bool):
+            raise ArgumentError(f"BattleRules(keyed_shuffle={self.keyed_shuffle!r}): needs a bool")

@@ -14,7 +14,7 @@ import pytest
 
 from gcs.cli import main
 from gcs.sim.results import read_rows
-from gcs.sim.rowcheck import row_check
+from gcs.sim.rowcheck import PRE_BLOCK, ResultsError, row_check
 
 Capsys = pytest.CaptureFixture[str]
 BATTLES = 12
@@ -114,6 +114,40 @@ def test_a_file_written_before_row_checks_is_read_but_not_resumed(
     line = refused(capsys, *resume(path))
     assert "without row checks" in line or "no column 'check'" in line
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_a_file_written_before_the_block_column_is_read_but_not_resumed(
+        suffix: str, tmp_path: Path, capsys: Capsys) -> None:
+    """A file of the layout before block credit (no ``block`` column, each row's check over
+    the columns it has) is read with its checks, each row with no block, and not resumed; a
+    row edited after it was written is still refused."""
+    path = sweep(tmp_path, capsys, f"rows{suffix}")
+    rows = list(read_rows(path))
+    old = [{k: v for k, v in r.items() if k != "block"} for r in rows]
+    for r in old:
+        r["check"] = row_check(r, PRE_BLOCK)
+    if suffix == ".csv":
+        with open(path, "w", newline="") as fh:
+            w = csv.writer(fh, lineterminator="\n")
+            w.writerow([*PRE_BLOCK, "check"])
+            for r in old:
+                w.writerow([json.dumps(v, separators=(",", ":")) if isinstance(v, dict)
+                            else str(v).lower() if isinstance(v, bool) else v
+                            for v in r.values()])
+    else:
+        path.write_text("".join(json.dumps(r) + "\n" for r in old))
+    back = list(read_rows(path))
+    assert back == [dict(r, block={}) for r in rows]
+    before = path.read_bytes()
+    line = refused(capsys, *resume(path))
+    assert "older gcs" in line
+    assert path.read_bytes() == before
+    old[3]["turns"] += 1
+    path.write_text("".join(json.dumps(r) + "\n" for r in old))
+    path = path.rename(path.with_suffix(".jsonl"))
+    with pytest.raises(ResultsError, match="does not match its values"):
+        list(read_rows(path))
 
 
 def test_resume_plays_the_last_row_again_so_a_consistent_edit_is_refused(

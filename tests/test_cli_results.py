@@ -71,6 +71,9 @@ def test_out_rows_add_up_to_the_printed_summary(tmp_path: Path, capsys: Capsys) 
     assert d["wins"] == sum(r["won"] for r in rows)
     assert d["plays_by_card"]["strike"] == sum(r["plays"].get("strike", 0) for r in rows)
     assert d["mean_damage_taken"] == round(sum(r["damage_taken"] for r in rows) / 30, 3)
+    # the block credit: per card, summed over the rows, and its total (Defend's 5 a play here)
+    assert d["block_by_card"] == {"defend": sum(r["block"].get("defend", 0) for r in rows)}
+    assert d["block_gained"] == sum(d["block_by_card"].values()) == 5 * d["plays_by_card"]["defend"]
 
 
 @pytest.mark.parametrize("suffix", FORMATS)

@@ -325,6 +325,32 @@ def test_compare_json_has_the_shape_of_the_issue(capsys: Capsys) -> None:
     assert carnage["encounters"]["gremlin_nob"]["vs_baseline"]["win_rate"]["diff"] > 0.3
 
 
+def test_compare_keyed_shuffle_and_start_hp_are_said_and_played(capsys: Capsys) -> None:
+    """``--keyed-shuffle`` plays both arms with the keyed shuffle (the JSON says so; the
+    default says ``fisher-yates``), ``--start-hp`` starts every battle at that HP: the same
+    battles as the library's jobs with those settings, and another run than without them."""
+    args = ("compare", "-e", "jaw_worm", "--deck", "+carnage", "--battles", "12", "--json",
+            "--policy", "greedy")
+    code, out, err = run_cli(capsys, *args)
+    assert code == 0, err
+    plain = json.loads(out)
+    assert plain["shuffle"] == "fisher-yates" and plain["start_hp"] == 0
+    code, out, err = run_cli(capsys, *args, "--keyed-shuffle", "--start-hp", "20")
+    assert code == 0, err
+    keyed = json.loads(out)
+    assert keyed["shuffle"] == "keyed" and keyed["start_hp"] == 20
+    assert keyed["baseline"]["mean_hp_left"] <= 20 < plain["baseline"]["mean_hp_left"]
+    plan = Plan((Arm("starter deck", "baseline", None, None, "greedy"),
+                 Arm("+carnage", "deck", None, None, "greedy")), ("jaw_worm",), 1, 12,
+                keyed_shuffle=True, start_hp=20)
+    job = plan.job(0, 0)
+    assert job.keyed_shuffle and job.start_hp == 20
+    from gcs.sim.jobs import play_row
+
+    row = play_row(job, 0, gcs.builtin_content())[0]
+    assert row["hp_left"] <= 20 and row["damage_taken"] <= 20
+
+
 def test_compare_plays_the_heuristic_player_unless_told(capsys: Capsys) -> None:
     code, out, err = run_cli(capsys, "compare", "-e", "gremlin_nob", "--deck", "-defend",
                              "--battles", "20", "--json")

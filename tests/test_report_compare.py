@@ -100,7 +100,7 @@ def test_the_balance_report_names_the_policy_and_puts_correlations_below(
     html = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert "<b>Policy</b> <code>greedy</code> (search budget: none" in html
     caveat = html.index(CAVEAT[:25])
-    assert html.index(f"id=\"{CHARTS[5]}\"") > caveat > html.index(f"id=\"{CHARTS[4]}\"")
+    assert html.index(f"id=\"{CHARTS[6]}\"") > caveat > html.index(f"id=\"{CHARTS[5]}\"")
     # 12 groups: 12 different colours in the win-rate chart
     m = re.search(r'"marker":\{"color":\[([^\]]*)\]', html)
     assert m, "no per-group colours"

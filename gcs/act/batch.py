@@ -56,7 +56,7 @@ def play_runs(pack: str | None, policy_name: str, seed: int, start: int, stop: i
                 "battle": n, "seed": rs, "won": f.won, "unfinished": f.unfinished,
                 "turns": f.turns, "hp_left": f.hp_after if f.won else 0,
                 "damage_taken": max(0, f.hp_before - f.hp_after), "actions": f.decisions,
-                "plays": f.plays, "damage": f.damage})
+                "plays": f.plays, "damage": f.damage, "block": f.block})
         out.append(({k: row[k] for k in RUN_COLUMNS}, battles))
     return out
 

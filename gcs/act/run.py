@@ -57,6 +57,7 @@ class Fight:
     unfinished: bool = False
     plays: dict[str, int] = field(default_factory=dict)
     damage: dict[str, int] = field(default_factory=dict)
+    block: dict[str, int] = field(default_factory=dict)  # block the player gained, per card
 
 
 def rest_heal(max_hp: int) -> int:
@@ -247,6 +248,7 @@ class ActRun:
         stats = g.stats
         f.plays, f.damage = dict(sorted(stats["plays"].items())), dict(
             sorted(stats["damage"].items()))
+        f.block = dict(sorted(stats["block"].items()))
         if not f.won:
             self._end(False, f.encounter)
             return

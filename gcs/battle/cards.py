@@ -38,6 +38,7 @@ from ..events import (
     DrawPileShuffled,
 )
 from ..flow.nodes import Node
+from ..rng import derive
 from . import frames as K
 from .hooks import draws_forbidden, hand_size, hooks_possible
 from .roles import roles_of
@@ -292,6 +293,38 @@ def close_piles(e: Engine) -> None:
     s.played, s.drawn = [], []
 
 
+# ---------------------------------------------------------------- shuffling
+def shuffle_pile(e: Engine, pile: list[int]) -> None:
+    """Shuffle ``pile`` (instance ids) by the game's rule: Fisher-Yates from the shuffle
+    stream, or with ``BattleRules.keyed_shuffle`` ``keyed_order``."""
+    if e.rules.keyed_shuffle:
+        keyed_order(e.s, pile)
+    else:
+        e.s.rng_shuffle.shuffle(pile)
+
+
+def keyed_order(s: State, pile: list[int]) -> None:
+    """The keyed shuffle: one draw of the shuffle stream per shuffle, whatever the pile's size,
+    and each card sorted by a key derived from that draw and the card's identity, its card id
+    and its occurrence among the battle's instances of that id (the first Strike made is
+    ``strike#0``), never its uid. Two battles of one seed whose decks differ by a card (a paired
+    comparison's arms) draw the same numbers and give the cards they share the same keys, so
+    those keep one relative order; each key is a 64-bit hash, so every order is as likely
+    (a tie, about one in 2**60 for a deck of 40, falls to the uid)."""
+    base = s.rng_shuffle.next64()
+    cards = s.cards
+    inside = set(pile)
+    seen: dict[str, int] = {}
+    keys: dict[int, int] = {}
+    for uid in sorted(cards):  # (the occurrences in the order the instances were made)
+        cid = cards[uid].card_id
+        n = seen.get(cid, 0)
+        seen[cid] = n + 1
+        if uid in inside:
+            keys[uid] = derive(base, f"{cid}#{n}")
+    pile.sort(key=lambda u: (keys[u], u))
+
+
 # ---------------------------------------------------------------- drawing
 def reshuffle(e: Engine) -> None:
     """Discard shuffled back into Draw (only when a draw finds Draw empty)."""
@@ -302,14 +335,14 @@ def reshuffle(e: Engine) -> None:
         cards[uid].pile = PILE_DRAW
     s.draw.extend(discard)
     discard.clear()
-    s.rng_shuffle.shuffle(s.draw)
+    shuffle_pile(e, s.draw)
     s.known_top = s.known_bottom = 0
     if e.hot:
         e.record(DrawPileShuffled())
 
 
 def shuffle_draw(e: Engine) -> None:
-    e.s.rng_shuffle.shuffle(e.s.draw)
+    shuffle_pile(e, e.s.draw)
     e.s.known_top = e.s.known_bottom = 0
     if e.hot:
         e.record(DrawPileShuffled())

@@ -1,9 +1,11 @@
-"""Damage credit: which card (or enemy move) caused each point of HP an enemy lost.
+"""Damage and block credit: which card (or enemy move) caused each point of HP an enemy lost,
+and each point of block the player gained.
 
 A unit's ``sources`` remember, per status, who applied its stacks (a label -> signed stacks,
 summing to the stacks held); a fold credits each modifier's change of the amount to its
-status's sources, and a status's own damage goes to its sources. The rule and a worked example
-are in docs/simulation.md ("Damage credit").
+status's sources, and a status's own damage goes to its sources. Block is credited the same way
+through the ``block`` fold (Dexterity, Frail). The rules and worked examples are in
+docs/simulation.md ("Damage credit", "Block credit").
 """
 
 from __future__ import annotations
@@ -111,9 +113,18 @@ def credit_loss(dmg: dict[str, int], credit: Credit, loss: int, amount: int) -> 
         for k in credit:
             dmg[k] = dmg.get(k, 0) + loss
         return
-    shares = credit if loss == amount else split(loss, credit)
+    # (fold shares sum to ``amount``, a status's sources to its stacks: only the first can be
+    # counted as they are)
+    shares = credit if loss == amount and _total(credit) == amount else split(loss, credit)
     for k, v in shares.items():
         dmg[k] = dmg.get(k, 0) + v
+
+
+def _total(weights: dict[str, int]) -> int:
+    n = 0
+    for v in weights.values():
+        n += v
+    return n
 
 
 def restack(u: Unit, sid: str, old: int, new: int, credit: Credit | None) -> None:
@@ -151,28 +162,69 @@ def fold_credit(e: Engine, base: int, src: Unit | None, dst: Unit,
     after each modifier, the change of the floored amount (0 at least) is credited: a rise to
     the modifier's status's sources pro rata, a fall taken from every share so far pro rata
     (Weak makes every contributor's part smaller). The shares sum to the amount."""
-    statuses = e.c.statuses
     prev = base if base > 0 else 0
     shares: dict[str, int] = {card: prev}
     num, den = base, 1
-    for u, stage in ((src, "deal"), (dst, "take")):
-        if u is None or not u.statuses:
-            continue
-        muls: list[tuple[str, int, int]] = []
-        for sid, n in u.statuses.items():
-            for m in statuses[sid].modifiers:
-                if m.stage != stage:
-                    continue
-                if m.op == "add":
-                    num += (m.amount * n if m.per_stack else m.amount) * den
-                    prev = _step(shares, prev, num // den, u, sid)
-                else:
-                    muls.append((sid, m.num, m.den))
-        for sid, a, b in muls:
-            num *= a
-            den *= b
-            prev = _step(shares, prev, num // den, u, sid)
+    if src is not None and src.statuses:
+        num, den, prev = _fold_unit(e, src, "deal", num, den, prev, shares)
+    if dst.statuses:
+        num, den, prev = _fold_unit(e, dst, "take", num, den, prev, shares)
     return prev, {k: v for k, v in shares.items() if v}
+
+
+def block_credit(e: Engine, base: int, u: Unit, holder: str) -> tuple[int, dict[str, int]]:
+    """``folds.block_amount`` of ``base`` for ``u`` and who caused each point of it, as
+    ``fold_credit`` does for an attack: ``holder`` (the card) holds the base, Dexterity's rise
+    goes to its sources, Frail's fall is taken from every share pro rata."""
+    prev = base if base > 0 else 0
+    shares: dict[str, int] = {holder: prev}
+    prev = _fold_unit(e, u, "block", base, 1, prev, shares)[2]
+    return prev, {k: v for k, v in shares.items() if v}
+
+
+def credit_block(e: Engine, u: Unit, amount: int, ctx: Ctx, fold: bool) -> int:
+    """The block the player ``u`` gains from ``amount`` (through its ``block`` modifiers when
+    ``fold``: a card's block), counted in the battle's block credit: the fold's shares, or
+    all of it to who runs ``ctx`` (a status's block to that status's sources)."""
+    if fold:
+        held = u.statuses
+        if held and not e.c.block_statuses.isdisjoint(held):
+            got, shares = block_credit(e, amount, u, label_of(e, ctx))
+            if got and u.alive:
+                credit_loss(e.s.block_gained, shares, got, got)
+            return got
+    if amount <= 0:
+        return 0
+    if u.alive:
+        if ctx.status:
+            credit_loss(e.s.block_gained, of_ctx(e, ctx), amount, amount)
+        else:  # (all to the card or move: the usual block, inline)
+            key = label_of(e, ctx)
+            tally = e.s.block_gained
+            tally[key] = tally.get(key, 0) + amount
+    return amount
+
+
+def _fold_unit(e: Engine, u: Unit, stage: str, num: int, den: int, prev: int,
+               shares: dict[str, int]) -> tuple[int, int, int]:
+    """One unit's ``stage`` modifiers on ``num/den`` (adds in status order, then muls), each
+    one's change of the floored amount credited in ``shares``: the new num, den and amount."""
+    statuses = e.c.statuses
+    muls: list[tuple[str, int, int]] = []
+    for sid, n in u.statuses.items():
+        for m in statuses[sid].modifiers:
+            if m.stage != stage:
+                continue
+            if m.op == "add":
+                num += (m.amount * n if m.per_stack else m.amount) * den
+                prev = _step(shares, prev, num // den, u, sid)
+            else:
+                muls.append((sid, m.num, m.den))
+    for sid, a, b in muls:
+        num *= a
+        den *= b
+        prev = _step(shares, prev, num // den, u, sid)
+    return num, den, prev
 
 
 def _step(shares: dict[str, int], prev: int, cur: int, u: Unit, sid: str) -> int:

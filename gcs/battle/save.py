@@ -81,7 +81,8 @@ def dump_state(c: Content, s: State) -> dict[str, Any]:
         "next_seq": s.next_seq, "end_turn": s.end_turn, "extra_turns": s.extra_turns,
         "rewards": None if s.rewards is None else [[r.kind, r.card_id, r.amount, r.deck_index]
                                                    for r in s.rewards],
-        "result": s.result, "plays": s.plays, "damage": s.damage, "steps": s.steps,
+        "result": s.result, "plays": s.plays, "damage": s.damage, "block": s.block_gained,
+        "steps": s.steps,
         "loot": s.loot,
     }
 
@@ -145,6 +146,7 @@ def load_state(c: Content, d: dict[str, Any]) -> State:
     s.next_seq, s.end_turn, s.extra_turns = d["next_seq"], d["end_turn"], d["extra_turns"]
     s.rewards = None if d["rewards"] is None else [Reward(*r) for r in d["rewards"]]
     s.result, s.plays, s.damage = d["result"], dict(d["plays"]), dict(d["damage"])
+    s.block_gained = dict(d["block"])
     s.steps = d["steps"]
     s.loot = d["loot"]
     return s
@@ -154,7 +156,7 @@ def _rules(r: BattleRules) -> dict[str, Any]:
     return {"starting_hand_size": r.starting_hand_size, "draw_per_turn": r.draw_per_turn,
             "max_hand_size": r.max_hand_size, "energy_per_turn": r.energy_per_turn,
             "armor_decay": r.armor_decay.value, "hand_discard": r.hand_discard.value,
-            "step_limit": r.step_limit}
+            "step_limit": r.step_limit, "keyed_shuffle": r.keyed_shuffle}
 
 
 def dump(c: Content, seed: int, rules: BattleRules, logging: bool, presenter: bool,

@@ -35,14 +35,14 @@ from .state import CHOICE, GATE, NO_PAUSE, WAIT, Frame, State
 PAUSES = (NO_PAUSE, CHOICE, WAIT, GATE)
 REWARD_KINDS = ("card", "gold", "upgrade", "remove")
 _RULE_KEYS = ("starting_hand_size", "draw_per_turn", "max_hand_size", "energy_per_turn",
-              "armor_decay", "hand_discard", "step_limit")
+              "armor_decay", "hand_discard", "step_limit", "keyed_shuffle")
 _TOP_KEYS = ("format", "pack", "digest", "seed", "rules", "logging", "presenter", "state")
 STATE_KEYS = (
     "seed", "master", "next_entry", "gold", "hp", "max_hp", "character", "battles", "run_rng",
     "active", "phase", "history", "turn", "player_turns", "encounter", "hand_rule", "cards",
     "next_card", "hand", "draw", "known", "discard", "exhaust", "played", "drawn", "units",
     "energy", "rng", "stack", "delayed", "ctxs", "pause", "clock", "hooks", "next_seq",
-    "end_turn", "extra_turns", "rewards", "result", "plays", "damage", "steps", "loot",
+    "end_turn", "extra_turns", "rewards", "result", "plays", "damage", "block", "steps", "loot",
 )
 _COMPOSITE = {N.Sequence: "Sequence", N.Loop: "Loop", N.Foreach: "Foreach", N.While: "While"}
 _PHASE_KINDS = (K.START, K.TURN_START, K.TURN_END, K.WON, K.LOST)
@@ -80,6 +80,7 @@ def check_top(c: Content, data: object, allow_other_content: bool) -> dict[str, 
     for k in (*_RULE_KEYS[:4], "step_limit"):
         lo, hi = LIMITS[k]
         need_int(r[k], f"$.rules.{k}", lo, hi)
+    need_bool(r["keyed_shuffle"], "$.rules.keyed_shuffle")
     need_bool(d["logging"], "$.logging")
     need_bool(d["presenter"], "$.presenter")
     return d
@@ -225,7 +226,7 @@ def check_state_data(c: Content, st: object, rules: dict[str, Any]) -> None:
             _reward(c, x, f"{p}.rewards[{i}]", len(master))
     if d["result"] is not None:
         need_bool(d["result"], f"{p}.result")
-    for k in ("plays", "damage"):
+    for k in ("plays", "damage", "block"):
         for cid, n in need_dict(d[k], f"{p}.{k}").items():
             need_int(n, f"{p}.{k}.{cid}", 0, BIG)
     need_int(d["steps"], f"{p}.steps", 0, rules["step_limit"])

@@ -1,12 +1,15 @@
 """The save format's version, and the loading of saves made in an older one.
 
-Format 5 adds to each unit row who applied its statuses' stacks (item 14, the sources that
-damage credit reads: gcs/battle/credit.py; a row without it knows no source, its stacks credited
-to "(none)"), and keeps the gold a battle's rewards hold besides the table's (``loot``: the
-``reward_gold`` node's, a Looter's loot); an older save holds none of either. Format 4 numbers a
-procedure frame's steps as the seeds do (gcs/battle/frames.py: ten times the seed's step
-number, plus its part), and the EnemyPhase frame keeps how many enemies it has reached in its
-data. Format 3 added the places in Draw the player knows (``known``). A format 2, 3 or 4 save is
+Format 6 adds the block each card gained (``block``: the block credit of gcs/battle/credit.py;
+an older save holds none: its battle's block so far is not counted) and the rule
+``keyed_shuffle`` (an older save's game shuffles by Fisher-Yates). Format 5 adds to each unit
+row who applied its statuses' stacks (item 14, the sources that damage credit reads:
+gcs/battle/credit.py; a row without it knows no source, its stacks credited to "(none)"), and
+keeps the gold a battle's rewards hold besides the table's (``loot``: the ``reward_gold``
+node's, a Looter's loot); an older save holds none of either. Format 4 numbers a procedure
+frame's steps as the seeds do (gcs/battle/frames.py: ten times the seed's step number, plus its
+part), and the EnemyPhase frame keeps how many enemies it has reached in its data. Format 3
+added the places in Draw the player knows (``known``). A format 2 to 5 save is
 brought up to date on load (``upgrade``), before it is checked.
 """
 
@@ -16,9 +19,10 @@ from typing import Any, Final
 
 from . import frames as K
 
-# 5: status sources in unit rows and the rewards' loot; 4: the seeds' step numbers; 3: known
-# Draw places; 2: rolled move numbers, nested plays, just applied statuses
-FORMAT: Final = 5
+# 6: block credit, the keyed shuffle rule; 5: status sources in unit rows and the rewards'
+# loot; 4: the seeds' step numbers; 3: known Draw places; 2: rolled move numbers, nested plays,
+# just applied statuses
+FORMAT: Final = 6
 
 # format 2's and 3's ``pc`` of each renumbered kind (the number of step groups done) -> format 4's
 _STEPS_2: Final[dict[int, dict[int, int]]] = {
@@ -38,18 +42,24 @@ _STEPS_2: Final[dict[int, dict[int, int]]] = {
 
 def upgrade(data: Any) -> Any:
     """``data``, a save as loaded from JSON, in the current format (a new dict; ``data`` is not
-    changed): a format 2, 3 or 4 save holds no loot (and its unit rows, without item 14, no
+    changed): a format 2 to 5 save holds no block credit and shuffles by Fisher-Yates; a format
+    2, 3 or 4 one holds no loot (and its unit rows, without item 14, no
     status sources); a format 2 or 3 one is renumbered, and a format 2 one knows no place in
     Draw (its game was played before the places were kept); anything else is returned as it
     is, for the checks to accept or refuse. Rows that are not frames are left alone too."""
     if not isinstance(data, dict) or type(data.get("format")) is not int or data["format"] not in (
-            2, 3, 4):
+            2, 3, 4, 5):
         return data
     old = data["format"]
     out = dict(data, format=FORMAT)
+    rules = data.get("rules")
+    if isinstance(rules, dict) and "keyed_shuffle" not in rules:
+        out["rules"] = dict(rules, keyed_shuffle=False)
     state = data.get("state")
     if isinstance(state, dict):
         st = dict(state)
+        if "block" not in st:
+            st["block"] = {}
         if "loot" not in st:
             st["loot"] = 0
         if old == 2 and "known" not in st:

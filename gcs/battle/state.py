@@ -393,7 +393,7 @@ class State:
         "gate", "choice_kind", "choice_ids", "choice_min", "choice_max", "choice_prompt",
         "clock", "hooks", "next_seq", "delayed", "end_turn", "extra_turns", "rewards", "result",
         "known_top", "known_bottom", "loot",
-        "plays", "damage", "steps",
+        "plays", "damage", "block_gained", "steps",
     )
 
     def __init__(self, seed: int, blank: bool = False) -> None:
@@ -465,6 +465,7 @@ class State:
         self.result: bool | None = None
         self.plays: dict[str, int] = {}
         self.damage: dict[str, int] = {}
+        self.block_gained: dict[str, int] = {}  # label -> block the player gained (credit.py)
         self.steps = 0
 
     def pile_list(self, pile: Pile) -> list[int]:
@@ -542,6 +543,7 @@ class State:
         n.result = self.result
         n.plays = self.plays.copy()
         n.damage = self.damage.copy()
+        n.block_gained = self.block_gained.copy()
         n.steps = self.steps
         return n
 

@@ -89,6 +89,13 @@ def compare_command(
     unpaired: Annotated[bool, Opt("--unpaired", help=(
         "play each arm on its own seeds, with the intervals of independent samples (to see "
         "what the pairing saves)"))] = False,
+    keyed_shuffle: Annotated[bool, Opt("--keyed-shuffle", help=(
+        "shuffle every arm's cards by keys of their identity, so the cards the arms share keep "
+        "one order and the pairing cancels more noise (another shuffle than the game's: other "
+        "numbers than gcs simulate; docs/simulation.md)"))] = False,
+    start_hp: Annotated[int, Opt("--start-hp", min=0, help=(
+        "the player's HP at the start of each battle (0: full), e.g. what a run arrives "
+        "with"))] = 0,
     rank_by: Annotated[str, Opt("--rank-by", help=(
         "rank the variants by win_rate, hp_left, turns or damage_taken"))] = "win_rate",
     workers: Annotated[int, Opt(min=1, help="local processes (or Ray tasks in flight)")] = 1,
@@ -123,7 +130,8 @@ def compare_command(
         encounters = _encounters(req, arms, encounter)
         _check(req, arms, encounters)
         n = battles if battles is not None else (100_000 if target is not None else 1000)
-        plan = Plan(arms, tuple(encounters), seed, n, chunk, target, not unpaired, character)
+        plan = Plan(arms, tuple(encounters), seed, n, chunk, target, not unpaired, character,
+                    keyed_shuffle, start_hp)
         outcome = _run(plan, out, resume, backend, workers, address,
                        quiet or json_out)
     finally:
@@ -239,6 +247,10 @@ def print_comparison(doc: dict[str, Any], workers: object) -> None:
     variants = sorted(doc["variants"], key=lambda v: v["rank"])
     how = "paired: battle k of every arm on the same seed" if doc["paired"] else \
         "unpaired: each arm on its own seeds"
+    if doc["shuffle"] == "keyed":
+        how += "; keyed shuffle"
+    if doc["start_hp"]:
+        how += f"; starting at {doc['start_hp']} HP"
     con.print(f"[bold]{'compare':<14}[/] {escape(', '.join(encs))}")
     con.print(f"[bold]{'policy':<14}[/] {escape(doc['policy'])}  seed {doc['seed']}  "
               f"workers {workers}")

@@ -123,7 +123,7 @@ def _kv(con: Any, label: str, value: str) -> None:
 
 
 def print_summary(con: Any, job: Job, s: Summary, workers: object) -> None:
-    """The summary of one job: key lines, then a table of plays and damage per card."""
+    """The summary of one job: key lines, then a table of plays, damage and block per card."""
     d = s.to_dict()
     lo, hi = wilson(s.wins, s.battles)
     rate = d["win_rate"] * 100
@@ -142,6 +142,8 @@ def print_summary(con: Any, job: Job, s: Summary, workers: object) -> None:
     _kv(con, "damage taken", f"mean {d['mean_damage_taken']:.2f}")
     _kv(con, "damage dealt", f"mean {d['damage_dealt'] / max(1, s.battles):.2f} (the cards' "
         "damage below sums to it)")
+    _kv(con, "block gained", f"mean {d['block_gained'] / max(1, s.battles):.2f} (the cards' "
+        "block below sums to it)")
     _kv(con, "decisions", f"mean {d['mean_decisions']:.2f} per battle")
     from rich.table import Table
 
@@ -149,9 +151,11 @@ def print_summary(con: Any, job: Job, s: Summary, workers: object) -> None:
     t.add_column("card")
     t.add_column("plays/battle", justify="right")
     t.add_column("damage/battle", justify="right")
+    t.add_column("block/battle", justify="right")
     n = max(1, s.battles)
-    for card in sorted(set(s.plays) | set(s.damage)):
-        t.add_row(escape(card), f"{s.plays.get(card, 0) / n:.2f}", f"{s.damage.get(card, 0) / n:.2f}")
+    for card in sorted(set(s.plays) | set(s.damage) | set(s.block)):
+        t.add_row(escape(card), f"{s.plays.get(card, 0) / n:.2f}",
+                  f"{s.damage.get(card, 0) / n:.2f}", f"{s.block.get(card, 0) / n:.2f}")
     con.print(t)
     con.print()
 

@@ -10,7 +10,7 @@ from ..battle import cards as C
 from ..battle import combat as U
 from ..battle import frames as K
 from ..battle.combat import deal_damage, gain_block, random_enemy, spawn_enemy
-from ..battle.credit import fold_credit, label_of, of_ctx
+from ..battle.credit import credit_block, fold_credit, label_of, of_ctx
 from ..battle.folds import attack_damage, block_amount
 from ..battle.intents import set_move
 from ..battle.state import Ctx, Frame, Unit
@@ -157,6 +157,9 @@ def _ex_block(e: Engine, node: N.GainBlock, ctx: Ctx) -> None:
         # fold of ``block_amount``, inlined: a unit with no ``block`` modifier among its
         # statuses folds nothing (the amount, floored at 0, which ``gain_block`` then skips)
         u = e.s.units[ctx.owner]
+        if not ctx.owner:  # the player's block: credited (gcs/battle/credit.py)
+            gain_block(e, u, credit_block(e, u, amount, ctx, not (ctx.status or node.raw)))
+            return
         if ctx.status or node.raw:
             gain_block(e, u, amount)
             return
@@ -165,8 +168,12 @@ def _ex_block(e: Engine, node: N.GainBlock, ctx: Ctx) -> None:
             amount = block_amount(e, amount, u)
         gain_block(e, u, amount)
         return
+    fold = not (ctx.status or node.raw)
     for u in units_of(e, node.target, ctx):
-        gain_block(e, u, amount if ctx.status or node.raw else block_amount(e, amount, u))
+        if not u.uid:
+            gain_block(e, u, credit_block(e, u, amount, ctx, fold))
+        else:
+            gain_block(e, u, block_amount(e, amount, u) if fold else amount)
 
 
 def _ex_lose_hp(e: Engine, node: N.LoseHp, ctx: Ctx) -> None:

@@ -13,10 +13,11 @@ Row = dict[str, Any]
 
 @dataclass
 class CardStats:
-    """One card in one group: plays, damage, and the battles it was played in."""
+    """One card in one group: plays, damage, block, and the battles it was played in."""
 
     plays: int = 0
     damage: int = 0
+    block: int = 0
     battles_played: int = 0
     wins_played: int = 0
 
@@ -61,11 +62,13 @@ class GroupStats:
             self.hp_left_won[row["hp_left"]] = self.hp_left_won.get(row["hp_left"], 0) + 1
         self.damage_taken += row["damage_taken"]
         self.policies[row["policy"]] = self.policies.get(row["policy"], 0) + 1
-        for cid in set(row["plays"]) | set(row["damage"]):
+        block = row["block"]
+        for cid in sorted(set(row["plays"]) | set(row["damage"]) | set(block)):
             cs = self.cards.setdefault(cid, CardStats())
             n = row["plays"].get(cid, 0)
             cs.plays += n
             cs.damage += row["damage"].get(cid, 0)
+            cs.block += block.get(cid, 0)
             if n:
                 cs.battles_played += 1
                 cs.wins_played += won
@@ -75,7 +78,7 @@ class GroupStats:
         return (self.wins / max(1, self.battles), *wilson(self.wins, self.battles))
 
     def card_rows(self) -> list[dict[str, Any]]:
-        """Per card: plays and damage per battle, win rate when played and when not."""
+        """Per card: plays, damage and block per battle, win rate when played and when not."""
         out = []
         for cid in sorted(self.cards):
             c = self.cards[cid]
@@ -84,6 +87,7 @@ class GroupStats:
                 "card": cid, "plays": c.plays, "damage": c.damage,
                 "plays_per_battle": c.plays / max(1, self.battles),
                 "damage_per_battle": c.damage / max(1, self.battles),
+                "block": c.block, "block_per_battle": c.block / max(1, self.battles),
                 "battles_played": c.battles_played,
                 "win_rate_played": c.wins_played / c.battles_played if c.battles_played else None,
                 "ci_played": wilson(c.wins_played, c.battles_played),

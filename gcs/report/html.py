@@ -21,7 +21,7 @@ from .page import policy_line
 
 #: The chart ids of a report, in page order.
 CHARTS = ("chart-winrate", "chart-turns", "chart-hp", "chart-plays", "chart-damage",
-          "chart-card-winrate")
+          "chart-block", "chart-card-winrate")
 _CONFIG = {"displaylogo": False, "responsive": True}
 
 
@@ -96,7 +96,8 @@ def figures(agg: Aggregate) -> list[tuple[str, str, Any]]:
         out.append((cid, title, fig))
 
     for cid, title, key in ((CHARTS[3], "Plays per battle, by card", "plays_per_battle"),
-                            (CHARTS[4], "Damage per battle, by card", "damage_per_battle")):
+                            (CHARTS[4], "Damage per battle, by card", "damage_per_battle"),
+                            (CHARTS[5], "Block gained per battle, by card", "block_per_battle")):
         fig = go.Figure()
         for i, g in enumerate(groups):
             rows = g.card_rows()
@@ -122,7 +123,7 @@ def figures(agg: Aggregate) -> list[tuple[str, str, Any]]:
                               + name + "</extra>"))
     fig.update_layout(title="Win rate when the card was played vs not played (95% intervals)",
                       yaxis={"tickformat": ".0%", "range": [0, 1.05]}, **layout)
-    out.append((CHARTS[5], "Win rate when played vs not played", fig))
+    out.append((CHARTS[6], "Win rate when played vs not played", fig))
     return out
 
 
@@ -144,9 +145,10 @@ def _table(groups: list[GroupStats]) -> str:
 
 
 def _card_table(g: GroupStats, played: bool = False) -> str:
-    """Per card: plays and damage per battle; ``played``: the win rates when played and not."""
+    """Per card: plays, damage and block per battle; ``played``: the win rates when played and
+    not."""
     head = ("card", "win rate played", "win rate not played") if played else \
-        ("card", "plays", "plays/battle", "damage/battle")
+        ("card", "plays", "plays/battle", "damage/battle", "block/battle")
 
     def rate(v: float | None, ci: tuple[float, float], n: int) -> str:
         return "-" if v is None else f"{v:.1%} [{ci[0]:.1%}, {ci[1]:.1%}] (n={n})"
@@ -157,7 +159,7 @@ def _card_table(g: GroupStats, played: bool = False) -> str:
         cells = (r["card"], rate(r["win_rate_played"], r["ci_played"], r["battles_played"]),
                  rate(r["win_rate_not_played"], r["ci_not_played"], r["battles_not_played"])) \
             if played else (r["card"], r["plays"], f"{r['plays_per_battle']:.2f}",
-                            f"{r['damage_per_battle']:.2f}")
+                            f"{r['damage_per_battle']:.2f}", f"{r['block_per_battle']:.2f}")
         lines.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
     return "\n".join([*lines, "</table>"])
 
@@ -217,7 +219,7 @@ def render(agg: Aggregate, title: str, rows: Path | None = None) -> str:
     for cid, _, fig in figures(agg):
         div = fig.to_html(full_html=False, include_plotlyjs=False, div_id=cid, config=_CONFIG,
                           default_height="420px")
-        (correlation if cid == CHARTS[5] else parts).append(
+        (correlation if cid == CHARTS[6] else parts).append(
             f"<div class='chart' data-chart='{cid}'>{div}</div>")
     data = json.dumps({"battles": agg.battles, "groups": [g.to_dict() for g in groups]},
                       separators=(",", ":")).replace("</", "<\\/")

@@ -88,6 +88,8 @@ class Plan:
     until: float | None = None
     paired: bool = True
     character: str | None = None
+    keyed_shuffle: bool = False  # every arm shuffles by keys (``BattleRules.keyed_shuffle``)
+    start_hp: int = 0  # the player's HP at the start of each battle (0: full)
 
     def __post_init__(self) -> None:
         if len(self.arms) < 2:
@@ -96,6 +98,8 @@ class Plan:
             raise CompareError("a comparison needs at least one encounter")
         if self.battles < 2 or self.chunk < 1:
             raise CompareError("a comparison needs at least 2 battles per arm, chunks of 1 or more")
+        if self.start_hp < 0:
+            raise CompareError(f"start HP {self.start_hp}: 1 or more (0: full HP)")
         if self.until is not None and not 0 < self.until < 1:
             raise CompareError(f"until {self.until!r}: a half-width between 0 and 100 pp")
 
@@ -107,7 +111,7 @@ class Plan:
         """The job of arm ``arm`` on encounter ``enc``."""
         a = self.arms[arm]
         return Job(a.pack, self.encounters[enc], a.policy, self.arm_seed(arm), a.deck,
-                   self.character)
+                   self.character, self.keyed_shuffle, self.start_hp)
 
     @property
     def total(self) -> int:
@@ -276,6 +280,8 @@ class Outcome:
             variants[i]["rank"] = rank
         return {
             "policy": plan.arms[0].policy, "seed": plan.seed, "paired": plan.paired,
+            "shuffle": "keyed" if plan.keyed_shuffle else "fisher-yates",
+            "start_hp": plan.start_hp,
             "encounters": list(encs), "character": plan.character or "",
             "battles": t.battles,
             "until": None if plan.until is None else {

@@ -10,9 +10,12 @@ from typing import Any
 from ..content.db import Content
 from ..content.limits import MAX_DECK
 from ..errors import BattleError, GameError, PolicyError
+from ..rules import BattleRules
 from .policies import make_policy
 from .results import Row
 from .runner import battle_seed, new_game, play_battle, policy_seed
+
+KEYED_RULES = BattleRules(keyed_shuffle=True)
 
 
 @dataclass
@@ -29,6 +32,7 @@ class Summary:
     turn_hist: dict[int, int] = field(default_factory=dict)
     plays: dict[str, int] = field(default_factory=dict)
     damage: dict[str, int] = field(default_factory=dict)
+    block: dict[str, int] = field(default_factory=dict)
 
     def add(self, other: Summary) -> None:
         self.battles += other.battles
@@ -40,7 +44,8 @@ class Summary:
         self.damage_taken += other.damage_taken
         for t, v in other.turn_hist.items():
             self.turn_hist[t] = self.turn_hist.get(t, 0) + v
-        for d, o in ((self.plays, other.plays), (self.damage, other.damage)):
+        for d, o in ((self.plays, other.plays), (self.damage, other.damage),
+                     (self.block, other.block)):
             for k, v in o.items():
                 d[k] = d.get(k, 0) + v
 
@@ -56,7 +61,8 @@ class Summary:
             self.hp_left_won += row["hp_left"]
         t = row["turns"]
         self.turn_hist[t] = self.turn_hist.get(t, 0) + 1
-        for d, o in ((self.plays, row["plays"]), (self.damage, row["damage"])):
+        for d, o in ((self.plays, row["plays"]), (self.damage, row["damage"]),
+                     (self.block, row["block"])):
             for k, v in o.items():
                 d[k] = d.get(k, 0) + v
 
@@ -77,6 +83,10 @@ class Summary:
             # (docs/simulation.md, "Damage credit")
             "damage_dealt": sum(self.damage.values()),
             "damage_by_card": dict(sorted(self.damage.items())),
+            # the block the player gained, in all battles; block_by_card shares it out exactly
+            # (docs/simulation.md, "Block credit")
+            "block_gained": sum(self.block.values()),
+            "block_by_card": dict(sorted(self.block.items())),
         }
 
 
@@ -91,6 +101,10 @@ class Job:
     seed: int
     deck: tuple[str, ...] | None
     character: str | None
+    # ``BattleRules.keyed_shuffle`` (``gcs compare --keyed-shuffle``: the arms' shared cards
+    # keep one order) and the player's HP at the start (0: the character's full HP)
+    keyed_shuffle: bool = False
+    start_hp: int = 0
 
 
 @functools.cache
@@ -113,7 +127,10 @@ def play_row(job: Job, index: int, content: Content, job_index: int = 0,
     except ValueError as exc:
         raise PolicyError(f"{where}: {exc}") from None
     try:
-        g = new_game(content, seed, job.deck, job.character)
+        g = new_game(content, seed, job.deck, job.character,
+                     rules=KEYED_RULES if job.keyed_shuffle else None)
+        if job.start_hp:
+            g._e.s.hp = min(job.start_hp, g._e.s.max_hp)  # (the run's HP, as an act arrives)
         r = play_battle(g, job.encounter, policy, take_rewards=False, record=record)
     except PolicyError as exc:
         raise PolicyError(f"{where}: {exc}") from None
@@ -126,6 +143,7 @@ def play_row(job: Job, index: int, content: Content, job_index: int = 0,
         "unfinished": r.unfinished, "turns": r.turns, "hp_left": r.hp_left,
         "damage_taken": r.damage_taken, "actions": r.decisions,
         "plays": dict(sorted(r.plays.items())), "damage": dict(sorted(r.damage.items())),
+        "block": dict(sorted(r.block.items())),
     }
     return row, r.actions
 

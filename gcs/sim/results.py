@@ -19,7 +19,16 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from . import outfile
-from .rowcheck import CHECK, COLUMNS, FILE_COLUMNS, ResultsError, Row, normalize, row_check
+from .rowcheck import (
+    CHECK,
+    COLUMNS,
+    FILE_COLUMNS,
+    PRE_BLOCK,
+    ResultsError,
+    Row,
+    normalize,
+    row_check,
+)
 
 __all__ = ["COLUMNS", "FILE_COLUMNS", "FORMATS", "ResultsError", "Row", "RowWriter", "check_replaceable",
            "file_format", "normalize", "open_writer", "read_rows", "row_at",
@@ -28,7 +37,10 @@ __all__ = ["COLUMNS", "FILE_COLUMNS", "FORMATS", "ResultsError", "Row", "RowWrit
 FORMATS = (".csv", ".jsonl", ".parquet")
 MAX_LINE = 4_000_000  # bytes of one CSV/JSONL line: a row is far shorter
 _HEADER = ",".join(FILE_COLUMNS)
-_OLD_HEADER = ",".join(COLUMNS)  # (files written before the check column: read, not resumed)
+# the headers of files a resume does not append to, read all the same: one without the check
+# column (before it, or with it cut), and those written before the block column
+_OLDER: dict[str, tuple[str, ...]] = {
+    ",".join(c): c for c in (COLUMNS, (*PRE_BLOCK, CHECK), PRE_BLOCK)}
 _JSONL_START = '{"job":'  # how every JSONL row the writer writes begins
 
 
@@ -55,7 +67,8 @@ def _schema(pa: Any) -> Any:
              "seed": pa.uint64(), "turns": pa.int64(), "hp_left": pa.int64(),
              "damage_taken": pa.int64(), "actions": pa.int64(), "won": pa.bool_(),
              "unfinished": pa.bool_(), "plays": pa.map_(pa.string(), pa.int64()),
-             "damage": pa.map_(pa.string(), pa.int64())}
+             "damage": pa.map_(pa.string(), pa.int64()),
+             "block": pa.map_(pa.string(), pa.int64())}
     return pa.schema([(c, types.get(c, pa.string())) for c in FILE_COLUMNS])
 
 
@@ -233,8 +246,9 @@ def read_rows(path: str | Path, *, checked: bool = False) -> Generator[Row, None
 
 
 def _unchecked(p: Path) -> ResultsError:
-    return ResultsError(f"{p} was written without row checks (by an older gcs): it can be "
-                        "read, not resumed; run the sweep again without --resume")
+    return ResultsError(f"{p} was written by an older gcs (without row checks or the block "
+                        "column): it can be read, not resumed; run the sweep again without "
+                        "--resume")
 
 
 def _parquet_rows(p: Path, checked: bool) -> Iterator[Row]:
@@ -245,7 +259,7 @@ def _parquet_rows(p: Path, checked: bool) -> Iterator[Row]:
     except Exception as exc:  # (pyarrow's own errors: ArrowInvalid, OSError, ...)
         raise ResultsError(f"{p}: not a Parquet results file ({type(exc).__name__}: "
                            f"{_one_line(exc)})") from None
-    if names not in (list(COLUMNS), list(FILE_COLUMNS)):
+    if names != list(FILE_COLUMNS) and tuple(names) not in _OLDER.values():
         raise ResultsError(f"{p}: not a gcs results file (its columns differ)")
     if checked and names != list(FILE_COLUMNS):
         raise _unchecked(p)
@@ -299,18 +313,18 @@ def _complete_lines(p: Path, fmt: str,
                     from None
             if line_no == 1 and fmt == ".csv":
                 header = text.rstrip("\r\n")
-                if header not in (_HEADER, _OLD_HEADER):
+                if header != _HEADER and header not in _OLDER:
                     raise ResultsError(f"{p}: not a gcs results file (its CSV header differs)")
                 if checked and header != _HEADER:
                     raise _unchecked(p)
-                cols = FILE_COLUMNS if header == _HEADER else COLUMNS
+                cols = FILE_COLUMNS if header == _HEADER else _OLDER[header]
                 continue
             yield line_no, text, cols
 
 
 def _header_start(text: str) -> bool:
     """Whether ``text`` (a first line cut short) is the start of a results file's header."""
-    return (_HEADER + "\n").startswith(text) or (_OLD_HEADER + "\n").startswith(text)
+    return any((h + "\n").startswith(text) for h in (_HEADER, *_OLDER))
 
 
 def _parse_line(line: str, cols: tuple[str, ...] | None, where: str, checked: bool) -> Row:
@@ -331,6 +345,9 @@ def _parse_line(line: str, cols: tuple[str, ...] | None, where: str, checked: bo
         raise ResultsError(f"{where}: a JSONL row is a JSON object")
     if checked and CHECK not in raw:
         raise ResultsError(f"{where}: no column 'check' (a row written without its check)")
+    if checked and "block" not in raw:
+        raise ResultsError(f"{where}: no column 'block' (a row written by an older gcs: it can "
+                           "be read, not resumed)")
     return normalize(raw, where)
 
 

@@ -4,7 +4,8 @@ its ``check`` (a digest of its values written with it) still matching them.
 
 A row that fails raises ``ResultsError`` naming the file, the row and the column, so a report
 never counts a damaged or edited row and a resume never keeps one (docs/rules/boundary.md,
-section 6). Files written before the ``check`` column existed are still read, unchecked.
+section 6). Files written before the ``check`` column existed are still read, unchecked; files
+written before the ``block`` column, read with no block (their checks over their own columns).
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ Row = dict[str, Any]
 COLUMNS: tuple[str, ...] = (
     "job", "encounter", "deck", "policy", "character", "pack", "sweep_seed",
     "battle", "seed", "won", "unfinished", "turns", "hp_left", "damage_taken", "actions",
-    "plays", "damage",
+    "plays", "damage", "block",
 )
+#: The columns of a file written before the ``block`` column (read with ``block`` {}).
+PRE_BLOCK: tuple[str, ...] = COLUMNS[:-1]
 CHECK = "check"  # the last column of a file: ``row_check`` of the row's values
 FILE_COLUMNS: tuple[str, ...] = (*COLUMNS, CHECK)
 BIG = 2**53  # counts, turns, HP: far above any battle, exact in a float and in JSON
@@ -37,9 +40,9 @@ INTS: dict[str, tuple[int, int]] = {
 BOOLS = ("won", "unfinished")
 TEXTS = ("encounter", "deck", "policy", "character", "pack")
 NONEMPTY = ("encounter", "policy", "pack")
-MAPS = ("plays", "damage")
+MAPS = ("plays", "damage", "block")
 MAX_TEXT = 100_000  # characters of a text column (a deck or a policy path)
-MAX_KEYS = 10_000  # card ids in one plays/damage column
+MAX_KEYS = 10_000  # card ids in one plays/damage/block column
 _INT_TEXT = re.compile(r"-?[0-9]{1,20}")
 
 
@@ -107,11 +110,12 @@ def _map(v: object, where: str, col: str, text: bool) -> dict[str, int]:
     return out
 
 
-def row_check(row: Row) -> str:
+def row_check(row: Row, columns: tuple[str, ...] = COLUMNS) -> str:
     """The ``check`` of a row: 16 hex digits of a digest of its values, stable across processes
-    (written with every row; a row whose values no longer give it was changed)."""
+    (written with every row; a row whose values no longer give it was changed). ``columns``:
+    ``PRE_BLOCK`` for a row of a file written before the ``block`` column."""
     parts = []
-    for c in COLUMNS:
+    for c in columns:
         v = row[c]
         if isinstance(v, dict):
             v = ";".join(f"{k}={n}" for k, n in sorted(v.items()))
@@ -123,14 +127,15 @@ def normalize(raw: dict[str, Any], where: str, *, text: bool = False) -> Row:
     """A row read back from a file, checked, with its values in their Python types (``check``
     verified and left out). ``text``: the values are CSV text (else JSON or Parquet values,
     which must have their own types)."""
-    missing = [c for c in COLUMNS if c not in raw]
+    cols = COLUMNS if "block" in raw else PRE_BLOCK
+    missing = [c for c in cols if c not in raw]
     if missing:
         raise ResultsError(f"{where}: not a gcs results row (no column {missing[0]!r})")
     extra = [str(c) for c in raw if c not in INTS and c not in FILE_COLUMNS]
     if extra:
         raise ResultsError(f"{where}: not a gcs results row (an unknown column {extra[0][:40]!r})")
     row: Row = {}
-    for c in COLUMNS:
+    for c in cols:
         v = raw[c]
         if c in INTS:
             row[c] = _int(v, where, c, text)
@@ -140,6 +145,8 @@ def normalize(raw: dict[str, Any], where: str, *, text: bool = False) -> Row:
             row[c] = _map(v, where, c, text)
         else:
             row[c] = _text(v, where, c)
+    if cols is PRE_BLOCK:
+        row["block"] = {}
     if row["won"] and row["unfinished"]:
         raise ResultsError(f"{where}: a battle cannot be both won and unfinished")
     if not row["won"] and row["hp_left"]:
@@ -147,7 +154,7 @@ def normalize(raw: dict[str, Any], where: str, *, text: bool = False) -> Row:
                            "(it is the HP left when won, else 0)")
     if CHECK in raw:
         got = raw[CHECK]
-        if got != row_check(row):
+        if got != row_check(row, cols):
             raise ResultsError(f"{where}: its check {str(got)[:20]!r} does not match its values "
                                "(the row was changed after it was written)")
     return row

@@ -11,6 +11,7 @@ from ..content.db import Content
 from ..errors import GameError, IllegalActionError, PolicyError
 from ..game import Game
 from ..rng import derive
+from ..rules import BattleRules
 from .policies import Policy
 
 
@@ -25,14 +26,16 @@ class BattleResult:
     unfinished: bool = False  # stopped at the turn or decision cap (a stalemate), not won
     plays: dict[str, int] = field(default_factory=dict)
     damage: dict[str, int] = field(default_factory=dict)
+    block: dict[str, int] = field(default_factory=dict)  # block the player gained, per card
     actions: list[str] = field(default_factory=list)
     damage_taken: int = 0  # the player's HP at the start minus at the end (healing offsets it)
 
 
 def new_game(content: Content, seed: int, deck: Sequence[str] | None = None,
-             character: str | None = None, log_events: bool = False) -> Game:
+             character: str | None = None, log_events: bool = False,
+             rules: BattleRules | None = None) -> Game:
     """A new run; ``deck`` (card ids, ``id+`` for an upgraded copy) replaces the starting deck."""
-    g = Game(content, seed=seed, character=character, log_events=log_events)
+    g = Game(content, seed=seed, character=character, log_events=log_events, rules=rules)
     if deck:
         g.set_master_deck([(d[:-1], True) if d.endswith("+") else d for d in deck])
     return g
@@ -95,7 +98,7 @@ def play_battle(game: Game, encounter: str, policy: Policy, *, record: bool = Fa
         won=won, turns=game.turn_number,
         hp_left=player.hp if player is not None and won else 0,
         decisions=decisions, unfinished=unfinished, plays=stats["plays"],
-        damage=stats["damage"], actions=actions,
+        damage=stats["damage"], block=stats["block"], actions=actions,
         damage_taken=max(0, hp_start - (max(0, player.hp) if player is not None else 0)),
     )
 

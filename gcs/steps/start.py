@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from ..battle import frames as K
-from ..battle.cards import push_draw, push_entries, step_draw
+from ..battle.cards import push_draw, push_entries, shuffle_pile, step_draw
 from ..battle.combat import apply_status, make_enemy, status_entries
 from ..battle.intents import plan_intent
 from ..battle.state import CardInstance, Frame, MasterEntry, Unit
@@ -92,7 +92,7 @@ def begin_battle(e: Engine, enc: EncounterDef, char: CharacterDef | None, seed: 
         draw.append(uid)
         uid += 1
     s.next_card = uid
-    s.rng_shuffle.shuffle(draw)
+    shuffle_pile(e, draw)  # (Fisher-Yates, or keyed: BattleRules.keyed_shuffle)
     e.push(K.START, K.START_OPENING_HAND, None)
 
 
