@@ -75,8 +75,9 @@ def fixed(a: argparse.Namespace, arms: tuple[Arm, Arm], keyed: bool) -> None:
             f"{doc['variants'][0]['win_rate']:.1%}), {secs:.1f} s")
     p2, p1 = doc["baseline"]["win_rate"], doc["variants"][0]["win_rate"]
     d = abs(p1 - p2)
-    best = (p1 * (1 - p1) + p2 * (1 - p2)) / (d * (1 - d)) if 0 < d < 1 else float("inf")
-    print(f"bound         win rate: at most {best:.2f}x for any coupling (unpaired, the last run)"
+    best = (f"at most {(p1 * (1 - p1) + p2 * (1 - p2)) / (d * (1 - d)):.2f}x" if 0 < d < 1
+            else "no bound (the win rates are equal or 0 and 1)")
+    print(f"bound         win rate: {best} for any coupling (unpaired, the last run)"
           " (a paired difference's variance per pair is at least d(1 - d), d the difference)")
     print("saving        " + "  ".join(
         f"{m} " + (f"({widths[False][m] * SCALE[m]:.3f} / {widths[True][m] * SCALE[m]:.3f})^2 = "
@@ -114,10 +115,11 @@ def until(a: argparse.Namespace, arms: tuple[Arm, Arm], keyed: bool) -> None:
     p1, p2 = (pair.both + pair.variant_only) / n, (pair.both + pair.baseline_only) / n
     var_paired = (pair.variant_only + pair.baseline_only) / n - d * d
     var_unpaired = p1 * (1 - p1) + p2 * (1 - p2)
-    ratio = var_unpaired / var_paired if var_paired > 0 else float("inf")
+    ratio = (f"{var_unpaired / var_paired:.2f}x expected" if var_paired > 0
+             else "no discordant pair: nothing to expect yet")
     print(f"variances     per pair {var_paired:.4f} paired, {var_unpaired:.4f} unpaired "
           f"(win rates {p2:.1%} -> {p1:.1%}, discordant pairs {pair.variant_only} + "
-          f"{pair.baseline_only} of {n}): {ratio:.2f}x expected")
+          f"{pair.baseline_only} of {n}): {ratio}")
 
 
 METRICS = ("win_rate", "hp_left", "turns")

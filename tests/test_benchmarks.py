@@ -3,6 +3,7 @@ from their output, never tested), and the state-size helper counts the state, no
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -51,7 +52,26 @@ def test_bench_workers_compares_the_outputs_of_both_runs() -> None:
 def test_bench_compare_prints_the_battles_each_way_and_the_saving() -> None:
     lines = run("bench_compare.py", "--seeds", "1", "--until", "20", "--chunk", "20",
                 "--workers", "1", "--encounter", "jaw_worm", "--deck=-defend")
-    assert labels(lines) == ["workload", "engine", "seed 1", "seed 1", "battles", "saving",
-                             "variances"]
-    assert "paired" in lines[2] and "unpaired" in lines[3] and "(reached)" in lines[2]
-    assert lines[5].startswith("saving ") and lines[5].endswith("x fewer battles paired")
+    each = ["shuffle", "seed 1", "seed 1", "battles", "saving", "variances"]
+    assert labels(lines) == ["workload", "engine", *each, *each]  # Fisher-Yates, then keyed
+    assert lines[2].endswith("fisher-yates") and lines[8].endswith("keyed (--keyed-shuffle)")
+    for at in (3, 9):
+        assert "paired" in lines[at] and "unpaired" in lines[at + 1] and "(reached)" in lines[at]
+        assert lines[at + 3].startswith("saving ")
+        assert lines[at + 3].endswith("x fewer battles paired")
+
+
+def test_bench_compare_fixed_prints_the_widths_the_bound_and_the_savings() -> None:
+    lines = run("bench_compare.py", "--fixed", "20", "--chunk", "20", "--workers", "1",
+                "--encounter", "jaw_worm", "--deck=-defend", "--shuffle", "keyed",
+                "--policy", "random")
+    assert labels(lines) == ["workload", "engine", "shuffle", "paired", "unpaired", "bound",
+                             "saving"]
+    assert "--battles 20" in lines[0] and lines[2].endswith("keyed (--keyed-shuffle)")
+    # seeded: the same battles every run (95% -> 85% wins), so the bound is a known number
+    p2, p1 = 0.95, 0.85
+    best = (p1 * (1 - p1) + p2 * (1 - p2)) / (0.1 * 0.9)
+    assert "(win rates 95.0% -> 85.0%)" in lines[3]
+    assert lines[5].startswith(f"bound         win rate: at most {best:.2f}x for any coupling")
+    assert re.findall(r"(\w+) \([\d.]+ / [\d.]+\)\^2 = [\d.]+x", lines[6]) == [
+        "win_rate", "hp_left", "turns"]
