@@ -33,7 +33,7 @@ from gcs.agent import Action
 from gcs.battle import frames as K
 from gcs.battle import play, refusals
 from gcs.battle.combat import deal_damage, gain_block
-from gcs.battle.credit import fold_credit, label_of, of_ctx
+from gcs.battle.credit import credit_block, fold_credit, label_of, of_ctx
 from gcs.battle.folds import attack_damage, block_amount
 from gcs.battle.hooks import hooks_possible
 from gcs.battle.state import Ctx, Frame
@@ -233,10 +233,16 @@ def _helper_damage(e: gcs.engine.Engine, node: N.DealDamage, ctx: Ctx) -> None:
 
 
 def _helper_block(e: gcs.engine.Engine, node: N.GainBlock, ctx: Ctx) -> None:
-    """Gain Block through ``units_of`` and ``block_amount`` (the code its shortcut stands for)."""
+    """Gain Block through ``units_of`` and ``block_amount`` (the code its shortcut stands for);
+    the player's block is credited as the engine credits it, and the credit's fold must give
+    what ``block_amount`` gives."""
     amount = val(e, node.amount, ctx)
+    fold = not (ctx.status or node.raw)
     for u in units_of(e, node.target, ctx):
-        gain_block(e, u, amount if ctx.status or node.raw else block_amount(e, amount, u))
+        got = block_amount(e, amount, u) if fold else amount
+        if not u.uid:
+            assert credit_block(e, u, amount, ctx, fold) == max(got, 0)
+        gain_block(e, u, got)
 
 
 @contextlib.contextmanager
