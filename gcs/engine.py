@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .battle.roles import forget_roles
 from .battle.state import NO_PAUSE, Ctx, Frame, State, Unit
 from .content.db import Content
 from .errors import StepLimitError
@@ -113,8 +114,7 @@ class Engine:
         others and the wave still run) and the facade call raises it as HandlerError."""
         was = self.busy
         self.busy = True
-        self.roles_unit = None  # (a handler may change a live unit's statuses by hand)
-        self.roles_player = None
+        forget_roles(self)  # (a handler may change a live unit's statuses by hand)
         try:
             for h in handlers:
                 try:
@@ -168,8 +168,7 @@ class Engine:
         """Run frames until the stack is empty or a Choice, Wait or Gate pauses the wave."""
         self.ticks += 1
         if self.roles_open:  # (a caller may have changed a live unit's statuses by hand)
-            self.roles_unit = None
-            self.roles_player = None
+            forget_roles(self)
         self.loop()
 
     def loop(self) -> None:

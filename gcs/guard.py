@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from .agent import Action
 from .agent import apply as _apply
+from .battle.roles import forget_roles
 from .battle.state import CardInstance, State, Unit
 from .errors import ArgumentError, FlowError, GameError, HandlerError, StepLimitError
 from .lazylog import DEFER_CALLS, calls, keep, materialize
@@ -181,8 +182,7 @@ def guarded_apply(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
             ticks = e.ticks
             e.depth = 1
             if e.roles_open:  # (as ``_begin``)
-                e.roles_unit = None
-                e.roles_player = None
+                forget_roles(e)
             try:
                 _apply(e, action)
             except Exception as exc:
@@ -243,8 +243,7 @@ def _begin(e: Engine, deferred: tuple[Any, ...] | None, name: str) -> None:
     are forgotten once a live unit was handed out (its holder may have changed it by hand
     since)."""
     if e.roles_open:
-        e.roles_unit = None
-        e.roles_player = None
+        forget_roles(e)
     if e.ckpt is None and deferred is None:
         try:
             e.ckpt = e.s.clone()

@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from ..battle import frames as K
+from ..battle.roles import forget_roles
 from ..battle.state import Frame
 from ..enums import BattlePhase
 from ..events import PhaseChanged
@@ -186,8 +187,7 @@ def start(e: Engine, f: Frame) -> None:
         return
     e.ticks += 1
     if e.roles_open:  # (as ``Engine.run``)
-        e.roles_unit = None
-        e.roles_player = None
+        forget_roles(e)
     proc = PROCEDURES[f.kind]
     assert proc is not None  # (a procedure's frame)
     steps(e, f, proc)  # (``run`` for a frame not started)

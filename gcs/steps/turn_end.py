@@ -20,7 +20,7 @@ from ..enums import (
 )
 from ..events import CardModified, CardRetained, DiscardPhase, TurnEnded
 from ..interp.pause import fire_delayed
-from .runner import GO, RESUMED, Procedure, Step, become, call, enter, settled
+from .runner import GO, Procedure, Step, become, call, enter, settled
 
 if TYPE_CHECKING:
     from ..engine import Engine
@@ -88,13 +88,8 @@ class HandRule(Step):
         s.steps += 1
         mark = len(stack)
         j = hand_end(e, ids, 0, mark)
-        if j < 0:
-            if s.pause:  # (as ``settled``: the frame was done, the wave paused)
-                return GO
-            if s.steps >= e.step_limit:  # (``settled``: the loop's count of the frame's call)
-                e.count()
-            s.steps += 1
-            return RESUMED
+        if j < 0:  # (every card done, nothing queued: ``f`` is on top, as after a frame's call)
+            return settled(e, f)
         stack.insert(mark, Frame(K.HAND_END, None, j, ids, None))
         return GO
 
