@@ -196,6 +196,17 @@ class Engine:
         self.s.stack.append(f)
         return f
 
+    def pop(self) -> None:
+        """The top frame is done: popped. The last one is cleared instead, because CPython
+        gives a list that ``pop`` empties a zero-size block of the C allocator, and then grows
+        it there (``realloc``) at the next push; ``clear`` frees the list's block, so the next
+        push takes a small one from Python's own allocator, which costs a fraction of that."""
+        stack = self.s.stack
+        if len(stack) > 1:
+            stack.pop()
+        else:
+            stack.clear()
+
     def count(self) -> None:
         """One engine step the loop would count here (a handler call the runner saves it),
         with the loop's step guard."""

@@ -371,7 +371,7 @@ def push_draw(e: Engine, count: int, automatic: bool) -> Frame | None:
 
 def pop_frame(e: Engine, f: Frame) -> None:
     """``f``, on top of the stack, is done: popped."""
-    e.s.stack.pop()
+    e.pop()
 
 
 def step_draw(e: Engine, f: Frame) -> None:

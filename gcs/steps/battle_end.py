@@ -46,7 +46,7 @@ class Rewards(Step):
     OnBattleRewardOffered: waiting for ApplyReward or SkipReward)."""
 
     def run(self, e: Engine, f: Frame) -> int:
-        e.s.stack.pop()
+        e.pop()
         offer_rewards(e)
         return END
 
@@ -66,7 +66,7 @@ class Ended(Step):
     """再发布 OnBattleEnded，其中 Won = false (then OnBattleEnded with Won = false)."""
 
     def run(self, e: Engine, f: Frame) -> int:
-        e.s.stack.pop()
+        e.pop()
         finish_battle(e, won=False)
         return END
 

@@ -116,7 +116,7 @@ class PlayDone(Step):
 
     def run(self, e: Engine, f: Frame) -> int:
         s = e.s
-        s.stack.pop()
+        e.pop()
         data: list[Any] = f.data
         nested: int = data[2]
         if nested:

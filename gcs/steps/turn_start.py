@@ -133,7 +133,7 @@ class IntoPlayerPhase(Step):
 
     def run(self, e: Engine, f: Frame) -> int:
         s = e.s
-        s.stack.pop()
+        e.pop()
         if e.hot:
             e.record(TurnStarted(s.turn))
         enter(e, PHASE_PLAYER_PHASE)
