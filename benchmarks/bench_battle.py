@@ -11,6 +11,11 @@ rounds (default 5; each round runs the three measurements one after the other, s
 load elsewhere hits one round, not one number); the spread of battles/s over the rounds follows
 them. The numbers are wall-clock measurements of this machine; the wording and order of the
 lines are stable (new lines are added at the end).
+
+``--pack DIR`` plays a content pack directory instead of the bundled one (it must have the
+Ironclad and the Jaw Worm), so that two versions of the engine can be timed on one workload:
+an older commit's pack, ``git archive COMMIT gcs/data/ironclad | tar -x -C DIR``, run by this
+script under each tree's interpreter.
 """
 
 from __future__ import annotations
@@ -21,13 +26,20 @@ import statistics
 import time
 
 import gcs
-from gcs import Game, builtin_content
+from gcs import Content, Game, builtin_content, load_content
 from gcs.sim.policies import RandomPolicy
 from gcs.sim.runner import battle_seed, play_battle, policy_seed
 
+PACK: str | None = None  # ``--pack``: a content pack directory (None: the bundled pack)
+
+
+def content_of() -> Content:
+    """The workload's content: ``--pack``'s directory, or the bundled pack."""
+    return builtin_content() if PACK is None else load_content(PACK)
+
 
 def bench_battles(n: int, seed: int, log_events: bool = False) -> tuple[float, int, int]:
-    content = builtin_content()
+    content = content_of()
     decisions = wins = 0
     t0 = time.perf_counter()
     for i in range(n):
@@ -40,7 +52,7 @@ def bench_battles(n: int, seed: int, log_events: bool = False) -> tuple[float, i
 
 def bench_apply(n_battles: int, seed: int) -> tuple[float, int]:
     """Time spent inside ``apply`` alone (legal actions and policy excluded)."""
-    content = builtin_content()
+    content = content_of()
     spent = 0.0
     applies = 0
     for i in range(n_battles):
@@ -58,7 +70,7 @@ def bench_apply(n_battles: int, seed: int) -> tuple[float, int]:
 
 def mid_battle(seed: int) -> Game:
     """A few decisions into a battle: the state that clone and state size measure."""
-    g = Game(builtin_content(), seed=seed, log_events=False)
+    g = Game(content_of(), seed=seed, log_events=False)
     g.start_battle("jaw_worm")
     pol = RandomPolicy(seed)
     for _ in range(4):
@@ -81,7 +93,7 @@ def long_game(seed: int, calls: int = 1_000) -> Game:
     """A default ``Game()`` (its event log deferred, never read) after ``calls`` calls: battles
     one after another, each reward skipped; once a battle is lost (the run is over: no battle
     starts), the calls left add cards to the master deck."""
-    g = Game(builtin_content(), seed=seed)
+    g = Game(content_of(), seed=seed)
     pol = RandomPolicy(seed)
     for _ in range(calls):
         if not g.is_battle_active and g.last_result is False:
@@ -113,7 +125,10 @@ def main() -> None:
     ap.add_argument("--battles", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=12345)
     ap.add_argument("--repeat", type=int, default=5, help="rounds; the median is printed")
+    ap.add_argument("--pack", help="a content pack directory (default: the bundled pack)")
     a = ap.parse_args()
+    global PACK
+    PACK = a.pack
     bench_battles(50, a.seed)  # warm-up
     rates: list[float] = []
     decision_rates: list[float] = []
@@ -133,7 +148,7 @@ def main() -> None:
     kind = ("compiled (mypyc, installed wheel)" if gcs.engine_kind() == "compiled"
             else "pure Python")
     print(f"workload      ironclad starter vs jaw_worm, random policy, 1 process, "
-          f"python {platform.python_version()}")
+          f"python {platform.python_version()}" + ("" if PACK is None else f", pack {PACK}"))
     print(f"engine        {kind}")
     print(f"battles       {a.battles} ({wins} won)")
     print(f"battles/s     {med(rates):,.0f}")

@@ -12,6 +12,11 @@ interpreter's start-up and the imports cancel out:
     apply   start + every decision through game.legal_actions() and game.apply()
     play    the simulator's loop (gcs.sim.runner.play_battle), as gcs simulate plays a battle
 
+``--pack DIR`` plays a content pack directory instead of the bundled one (with the Ironclad, the
+Jaw Worm and Gremlin Nob), to count two versions of the engine on one workload: an older
+commit's pack (``git archive COMMIT gcs/data/ironclad | tar -x -C DIR``), counted by this script
+under each tree's interpreter.
+
 ``--copies N`` counts instead ``clone()`` and ``determinize()`` of Gremlin Nob's first turn
 (what ``benchmarks/agents.py --only speed`` times), per call, N calls against none.
 
@@ -34,14 +39,14 @@ MODES = ("start", "apply", "play")
 COPIES = ("clone", "determinize")
 
 
-def workload(mode: str, n: int) -> None:
+def workload(mode: str, n: int, pack: str | None = None) -> None:
     """``n`` battles of ``mode`` (or ``n`` copies: ``clone``, ``determinize``) in this
-    process (the callgrind child)."""
-    from gcs import Game, builtin_content
+    process (the callgrind child), on ``pack`` (None: the bundled pack)."""
+    from gcs import Game, builtin_content, load_content
     from gcs.sim.policies import RandomPolicy
     from gcs.sim.runner import battle_seed, play_battle, policy_seed
 
-    content = builtin_content()
+    content = builtin_content() if pack is None else load_content(pack)
     if mode in COPIES:
         g = Game(content, seed=5, log_events=False)
         g.start_battle("gremlin_nob")
@@ -62,14 +67,15 @@ def workload(mode: str, n: int) -> None:
             g.apply(pol(g, g.legal_actions()))
 
 
-def count(mode: str, n: int) -> int:
+def count(mode: str, n: int, pack: str | None = None) -> int:
     """Instructions of one child run (callgrind's total)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "cg.out")
         env = dict(os.environ, PYTHONHASHSEED="0")
         r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
                             sys.executable, *(["-P"] if sys.flags.safe_path else []),
-                            os.path.abspath(__file__), "--child", mode, str(n)],
+                            os.path.abspath(__file__), "--child", mode, str(n),
+                            *([] if pack is None else ["--pack", pack])],
                            capture_output=True, text=True, env=env, check=True)
     m = re.search(r"Collected : (\d+)", r.stderr)
     if m is None:
@@ -82,24 +88,27 @@ def main() -> None:
     ap.add_argument("--battles", type=int, default=300)
     ap.add_argument("--copies", type=int, default=0,
                     help="count clone() and determinize() per call instead, over this many calls")
+    ap.add_argument("--pack", help="a content pack directory (default: the bundled pack)")
     ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child:
-        workload(a.child[0], int(a.child[1]))
+        workload(a.child[0], int(a.child[1]), a.pack)
         return
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
     import gcs
 
     print(f"engine        {gcs.engine_kind()} ({os.path.dirname(gcs.__file__)})")
+    if a.pack is not None:
+        print(f"pack          {a.pack}")
     if a.copies:
-        per = {m: (count(m, a.copies) - count(m, 0)) / a.copies for m in COPIES}
+        per = {m: (count(m, a.copies, a.pack) - count(m, 0, a.pack)) / a.copies for m in COPIES}
         print(f"clone         {per['clone']:,.0f} instructions per call ({a.copies} calls)")
         print(f"determinize   {per['determinize']:,.0f} instructions per call "
               f"({per['determinize'] / per['clone']:.2f}x clone)")
         return
     for mode in MODES:
-        per = (count(mode, a.battles) - count(mode, 0)) / a.battles
+        per = (count(mode, a.battles, a.pack) - count(mode, 0, a.pack)) / a.battles
         print(f"{mode:<13} {per:,.0f} instructions per battle ({a.battles} battles)")
 
 

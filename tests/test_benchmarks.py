@@ -31,6 +31,16 @@ def test_bench_battle_prints_its_lines_in_order_with_the_state_size() -> None:
     assert lines[-1].endswith("us (default Game after 1,000 calls: its deferred calls are shared)")
 
 
+def test_bench_battle_plays_a_pack_directory_for_an_engine_only_comparison() -> None:
+    # (--pack: one workload for two engine versions; the bundled pack's directory plays the
+    # same battles as the bundled pack)
+    pack = str(Path(__file__).resolve().parent.parent / "gcs" / "data" / "ironclad")
+    own = run("bench_battle.py", "--battles", "6", "--repeat", "1")
+    lines = run("bench_battle.py", "--battles", "6", "--repeat", "1", "--pack", pack)
+    assert lines[0] == own[0] + f", pack {pack}"
+    assert lines[2] == own[2]  # battles N (W won): the same battles
+
+
 def test_profile_battle_splits_the_time_into_phases_modules_and_functions() -> None:
     lines = run("profile_battle.py", "--battles", "3", "--top", "4")
     assert labels(lines) == ["workload", "engine", "phases", "modules", "functions"]
