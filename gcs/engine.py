@@ -200,7 +200,9 @@ class Engine:
         """The top frame is done: popped. The last one is cleared instead, because CPython
         gives a list that ``pop`` empties a zero-size block of the C allocator, and then grows
         it there (``realloc``) at the next push; ``clear`` frees the list's block, so the next
-        push takes a small one from Python's own allocator, which costs a fraction of that."""
+        push takes a small one from Python's own allocator, which costs a fraction of that.
+        Used where a procedure's or a draw's frame ends (it may be the last); the frames always
+        pushed above another one (a behaviour entry, an enemy's turn) are popped directly."""
         stack = self.s.stack
         if len(stack) > 1:
             stack.pop()

@@ -369,11 +369,6 @@ def push_draw(e: Engine, count: int, automatic: bool) -> Frame | None:
     return e.push(K.DRAW, 0, [count, 1 if automatic else 0])
 
 
-def pop_frame(e: Engine, f: Frame) -> None:
-    """``f``, on top of the stack, is done: popped."""
-    e.pop()
-
-
 def step_draw(e: Engine, f: Frame) -> None:
     """The DRAW frame: cards drawn one by one (seed 004: for every actual draw, OnCardDrawn,
     then the player-status On Drawn branches in snapshot order, then the card's own, before
@@ -386,7 +381,7 @@ def step_draw(e: Engine, f: Frame) -> None:
     if hooks_possible(e, True):
         limit = hand_size(e)
         if draws_forbidden(e):
-            pop_frame(e, f)
+            e.pop()
             return
     else:
         limit = e.max_hand_size
@@ -432,4 +427,4 @@ def step_draw(e: Engine, f: Frame) -> None:
             data[0] = left
             return  # lifecycle branches run before the next draw
     data[0] = left
-    pop_frame(e, f)
+    e.pop()

@@ -100,7 +100,7 @@ def step_hand_end(e: Engine, f: Frame) -> None:
     stack = e.s.stack
     j = hand_end(e, f.data, f.pc, len(stack))
     if j < 0:
-        stack.pop()  # (done: ``pop_frame``)
+        stack.pop()  # (done; never the last frame: EndPlayerTurn's is under it)
     else:
         f.pc = j
 
